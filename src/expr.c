@@ -1,0 +1,221 @@
+/* expr.c: a recursive-descent evaluator for the integer expressions of lesson files.
+
+   expr    := or
+   or      := and ('||' and)*
+   and     := cmp ('&&' cmp)*
+   cmp     := sum (('=='|'!='|'<'|'<='|'>'|'>=') sum)?
+   sum     := product (('+'|'-') product)*
+   product := unary (('*'|'/'|'%') unary)*
+   unary   := ('-'|'!') unary | primary
+   primary := NUMBER | NAME | NAME '(' expr (',' expr)* ')' | '(' expr ')'            */
+#include "expr.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <string.h>
+
+struct parser {
+    const char *text;
+    const char *p;
+    const struct expr_env *env;
+    struct error *e;
+    int failed;
+};
+
+static long long parse_or(struct parser *ps);
+
+static long long fail(struct parser *ps, const char *what)
+{
+    if (!ps->failed)
+        error_set(ps->e, "%s at column %d of \"%s\"", what, (int)(ps->p - ps->text) + 1, ps->text);
+    ps->failed = 1;
+    return 0;
+}
+
+static void skip_space(struct parser *ps)
+{
+    while (isspace((unsigned char)*ps->p))
+        ps->p++;
+}
+
+static int accept(struct parser *ps, const char *token)
+{
+    size_t n = strlen(token);
+
+    skip_space(ps);
+    if (strncmp(ps->p, token, n) != 0)
+        return 0;
+    /* "<" must not swallow the first half of "<=", "!" not of "!=". */
+    if (n == 1 && (token[0] == '<' || token[0] == '>' || token[0] == '!' || token[0] == '=') && ps->p[1] == '=')
+        return 0;
+    ps->p += n;
+    return 1;
+}
+
+static long long call_function(struct parser *ps, const char *name, size_t len)
+{
+    long long a, b;
+
+    a = parse_or(ps);
+    if (!accept(ps, ","))
+        return fail(ps, "expected ',' (the functions take two arguments)");
+    b = parse_or(ps);
+    if (!accept(ps, ")"))
+        return fail(ps, "expected ')'");
+    if (ps->failed)
+        return 0;
+    if (len == 3 && strncmp(name, "min", 3) == 0)
+        return a < b ? a : b;
+    if (len == 3 && strncmp(name, "max", 3) == 0)
+        return a > b ? a : b;
+    if (b <= 0)
+        return fail(ps, "cdiv and roundup need a positive second argument");
+    if (len == 4 && strncmp(name, "cdiv", 4) == 0)
+        return a / b + (a % b > 0);
+    if (len == 7 && strncmp(name, "roundup", 7) == 0)
+        return (a / b + (a % b > 0)) * b;
+    return fail(ps, "unknown function (known: min, max, cdiv, roundup)");
+}
+
+static long long parse_primary(struct parser *ps)
+{
+    skip_space(ps);
+    if (isdigit((unsigned char)*ps->p)) {
+        long long v = 0;
+        while (isdigit((unsigned char)*ps->p)) {
+            if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *ps->p - '0', &v))
+                return fail(ps, "number too large");
+            ps->p++;
+        }
+        return v;
+    }
+    if (isalpha((unsigned char)*ps->p) || *ps->p == '_') {
+        const char *name = ps->p;
+        size_t len;
+        while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
+            ps->p++;
+        len = (size_t)(ps->p - name);
+        if (accept(ps, "("))
+            return call_function(ps, name, len);
+        for (size_t i = 0; i < ps->env->count; i++)
+            if (strlen(ps->env->vars[i].name) == len && strncmp(ps->env->vars[i].name, name, len) == 0)
+                return ps->env->vars[i].value;
+        ps->p = name;
+        return fail(ps, "unknown name");
+    }
+    if (accept(ps, "(")) {
+        long long v = parse_or(ps);
+        if (!accept(ps, ")"))
+            return fail(ps, "expected ')'");
+        return v;
+    }
+    return fail(ps, *ps->p ? "unexpected character" : "unexpected end");
+}
+
+static long long parse_unary(struct parser *ps)
+{
+    if (accept(ps, "-")) {
+        long long v = parse_unary(ps);
+        return v == LLONG_MIN ? fail(ps, "integer overflow") : -v;
+    }
+    if (accept(ps, "!"))
+        return !parse_unary(ps);
+    return parse_primary(ps);
+}
+
+static long long parse_product(struct parser *ps)
+{
+    long long v = parse_unary(ps), r;
+
+    for (;;) {
+        if (accept(ps, "*")) {
+            r = parse_unary(ps);
+            if (__builtin_mul_overflow(v, r, &v))
+                return fail(ps, "integer overflow");
+        } else if (accept(ps, "/") || accept(ps, "%")) {
+            int is_div = ps->p[-1] == '/';
+            r = parse_unary(ps);
+            if (ps->failed)
+                return 0;
+            if (r == 0)
+                return fail(ps, "division by zero");
+            v = is_div ? v / r : v % r;
+        } else {
+            return v;
+        }
+    }
+}
+
+static long long parse_sum(struct parser *ps)
+{
+    long long v = parse_product(ps), r;
+
+    for (;;) {
+        if (accept(ps, "+")) {
+            r = parse_product(ps);
+            if (__builtin_add_overflow(v, r, &v))
+                return fail(ps, "integer overflow");
+        } else if (accept(ps, "-")) {
+            r = parse_product(ps);
+            if (__builtin_sub_overflow(v, r, &v))
+                return fail(ps, "integer overflow");
+        } else {
+            return v;
+        }
+    }
+}
+
+static long long parse_cmp(struct parser *ps)
+{
+    long long v = parse_sum(ps);
+
+    if (accept(ps, "=="))
+        return v == parse_sum(ps);
+    if (accept(ps, "!="))
+        return v != parse_sum(ps);
+    if (accept(ps, "<="))
+        return v <= parse_sum(ps);
+    if (accept(ps, ">="))
+        return v >= parse_sum(ps);
+    if (accept(ps, "<"))
+        return v < parse_sum(ps);
+    if (accept(ps, ">"))
+        return v > parse_sum(ps);
+    return v;
+}
+
+static long long parse_and(struct parser *ps)
+{
+    long long v = parse_cmp(ps);
+
+    while (accept(ps, "&&")) {
+        long long r = parse_cmp(ps);
+        v = v && r;
+    }
+    return v;
+}
+
+static long long parse_or(struct parser *ps)
+{
+    long long v = parse_and(ps);
+
+    while (accept(ps, "||")) {
+        long long r = parse_and(ps);
+        v = v || r;
+    }
+    return v;
+}
+
+int expr_eval(const char *text, const struct expr_env *env, long long *value, struct error *e)
+{
+    struct parser ps = { text, text, env, e, 0 };
+    long long v = parse_or(&ps);
+
+    skip_space(&ps);
+    if (!ps.failed && *ps.p != '\0')
+        fail(&ps, "unexpected text");
+    if (ps.failed)
+        return -1;
+    *value = v;
+    return 0;
+}
