@@ -1,0 +1,187 @@
+/* geometry.c: padding and launch geometry of a lesson, from its expressions. */
+#include "geometry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "expr.h"
+
+struct env_storage {
+    struct expr_var vars[LESSON_MAX_PARAMS + 3];
+    struct expr_env env;
+};
+
+static void make_env(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
+                     struct env_storage *st)
+{
+    st->vars[0] = (struct expr_var){ "M", s.m };
+    st->vars[1] = (struct expr_var){ "N", s.n };
+    st->vars[2] = (struct expr_var){ "K", s.k };
+    for (size_t i = 0; i < l->nparams; i++)
+        st->vars[3 + i] = (struct expr_var){ l->params[i].name, ps->values[i] };
+    st->env.vars = st->vars;
+    st->env.count = 3 + l->nparams;
+}
+
+void param_set_defaults(const struct lesson *l, struct param_set *ps)
+{
+    memset(ps, 0, sizeof *ps);
+    for (size_t i = 0; i < l->nparams; i++)
+        ps->values[i] = l->params[i].def;
+}
+
+double gemm_flops(struct gemm_size s)
+{
+    return 2.0 * (double)s.m * (double)s.n * (double)s.k;
+}
+
+static long long *dim_of(struct gemm_size *s, char dim)
+{
+    return dim == 'M' ? &s->m : dim == 'N' ? &s->n : &s->k;
+}
+
+static int eval(const char *expr, const struct env_storage *st, long long *v, struct error *e)
+{
+    if (expr_eval(expr, &st->env, v, e) < 0)
+        return -1;
+    return 0;
+}
+
+/* The smallest size at or above s that meets the lesson's multiple and square lines. */
+static int padded_size(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
+                       struct gemm_size *out, struct error *e)
+{
+    struct env_storage st;
+
+    /* Padding one dimension can change another only through square, so this settles
+       within a few rounds; the bound guards against expressions that grow with the size. */
+    for (int round = 0; round < 8; round++) {
+        struct gemm_size before = s;
+        make_env(l, ps, s, &st);
+        for (size_t i = 0; i < l->nmultiples; i++) {
+            long long m, *d = dim_of(&s, l->multiples[i].dim);
+            if (eval(l->multiples[i].expr, &st, &m, e) < 0)
+                return -1;
+            if (m <= 0) {
+                error_set(e, "the multiple of %c (%s) is %lld, not positive", l->multiples[i].dim,
+                          l->multiples[i].expr, m);
+                return -1;
+            }
+            *d = (*d + m - 1) / m * m;
+        }
+        if (l->square) {
+            long long n = s.m > s.n ? s.m : s.n;
+            n = n > s.k ? n : s.k;
+            s.m = s.n = s.k = n;
+        }
+        if (memcmp(&before, &s, sizeof s) == 0) {
+            *out = s;
+            return 0;
+        }
+    }
+    error_set(e, "the multiple lines of lesson %d do not settle on a size", l->number);
+    return -1;
+}
+
+static void describe_constraints(const struct lesson *l, const struct param_set *ps,
+                                 struct gemm_size s, char *buf, size_t len)
+{
+    struct env_storage st;
+    struct error ignored;
+    size_t used = 0;
+
+    make_env(l, ps, s, &st);
+    buf[0] = '\0';
+    if (l->square)
+        used += (size_t)snprintf(buf, len, "M = N = K");
+    for (size_t i = 0; i < l->nmultiples && used < len; i++) {
+        long long m = 0;
+        eval(l->multiples[i].expr, &st, &m, &ignored);
+        used += (size_t)snprintf(buf + used, len - used, "%s%c a multiple of %lld",
+                                 used ? ", " : "", l->multiples[i].dim, m);
+    }
+}
+
+int geometry_compute(const struct lesson *l, const struct param_set *ps, struct gemm_size asked,
+                     struct geometry *g, struct error *e)
+{
+    struct env_storage st;
+    long long v;
+
+    memset(g, 0, sizeof *g);
+    g->asked = asked;
+    if (asked.m <= 0 || asked.n <= 0 || asked.k <= 0) {
+        error_set(e, "sizes must be positive");
+        return -1;
+    }
+    if (padded_size(l, ps, asked, &g->run, e) < 0)
+        return -1;
+    g->padded = memcmp(&g->run, &asked, sizeof asked) != 0;
+    if (g->padded && !l->pad) {
+        char need[256];
+        describe_constraints(l, ps, asked, need, sizeof need);
+        error_set(e, "lesson %d needs %s and does not pad; try %lldx%lldx%lld", l->number, need,
+                  g->run.m, g->run.n, g->run.k);
+        return -1;
+    }
+    make_env(l, ps, g->run, &st);
+    for (size_t i = 0; i < l->nrequires; i++) {
+        if (eval(l->requires[i].expr, &st, &v, e) < 0)
+            return -1;
+        if (!v) {
+            error_set(e, "%s (%s does not hold)", l->requires[i].message, l->requires[i].expr);
+            return -1;
+        }
+    }
+    if (l->engine == ENGINE_HOST)
+        return 0;
+
+    g->dims = l->dims;
+    g->has_local = l->local_dims > 0;
+    g->work_items = 1;
+    g->groups = g->has_local ? 1 : 0;
+    g->group_items = g->has_local ? 1 : 0;
+    for (size_t d = 0; d < l->dims; d++) {
+        if (eval(l->global[d], &st, &v, e) < 0)
+            return -1;
+        if (v <= 0) {
+            error_set(e, "global size %zu (%s) is %lld at %lldx%lldx%lld", d, l->global[d], v,
+                      g->run.m, g->run.n, g->run.k);
+            return -1;
+        }
+        g->global[d] = (size_t)v;
+        g->work_items *= g->global[d];
+        if (!g->has_local)
+            continue;
+        if (eval(l->local[d], &st, &v, e) < 0)
+            return -1;
+        if (v <= 0) {
+            error_set(e, "local size %zu (%s) is %lld", d, l->local[d], v);
+            return -1;
+        }
+        g->local[d] = (size_t)v;
+        if (g->global[d] % g->local[d] != 0) {
+            error_set(e, "global size %zu (%s = %zu) is not a multiple of the local size (%s = %zu)",
+                      d, l->global[d], g->global[d], l->local[d], g->local[d]);
+            return -1;
+        }
+        g->groups *= g->global[d] / g->local[d];
+        g->group_items *= g->local[d];
+    }
+    for (size_t i = 0; i < l->nargs; i++) {
+        const struct lesson_arg *a = &l->args[i];
+        if (a->kind != ARG_INT && a->kind != ARG_LOCAL)
+            continue;
+        if (eval(a->expr, &st, &g->arg_values[i], e) < 0)
+            return -1;
+        if (a->kind == ARG_LOCAL) {
+            if (g->arg_values[i] <= 0) {
+                error_set(e, "local buffer argument %zu (%s) has %lld floats", i + 1, a->expr,
+                          g->arg_values[i]);
+                return -1;
+            }
+            g->local_bytes += (size_t)g->arg_values[i] * sizeof(float);
+        }
+    }
+    return 0;
+}

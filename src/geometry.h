@@ -1,0 +1,47 @@
+/* geometry.h: what a lesson's launch looks like at one size with one set of parameters. */
+#ifndef CLMM_GEOMETRY_H
+#define CLMM_GEOMETRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "lesson.h"
+
+struct gemm_size {
+    long long m, n, k;
+};
+
+struct geometry {
+    struct gemm_size asked;     /* the product the user asked for */
+    struct gemm_size run;       /* what the kernel computes: asked, or padded up */
+    bool padded;
+    size_t dims;
+    size_t global[LESSON_MAX_DIMS];
+    size_t local[LESSON_MAX_DIMS];
+    bool has_local;
+    size_t groups;              /* number of work-groups (0 without a local size) */
+    size_t group_items;         /* work-items per group (0 without a local size) */
+    size_t work_items;          /* in the whole NDRange */
+    long long arg_values[LESSON_MAX_ARGS];  /* ints, and local buffer sizes in floats */
+    size_t local_bytes;         /* local memory passed as arguments, per group */
+};
+
+/* Parameter values in the lesson's order. */
+struct param_set {
+    long long values[LESSON_MAX_PARAMS];
+};
+
+void param_set_defaults(const struct lesson *l, struct param_set *ps);
+
+/* Computes the geometry, padding the size where the lesson needs and allows it.
+   Returns -1 with the reason in e when the lesson cannot run at this size with these
+   parameters (a size it cannot take, a failed require line, a global size that is not a
+   multiple of the local size). */
+int geometry_compute(const struct lesson *l, const struct param_set *ps, struct gemm_size asked,
+                     struct geometry *g, struct error *e);
+
+/* 2*M*N*K of the size asked for. */
+double gemm_flops(struct gemm_size s);
+
+#endif

@@ -1,0 +1,614 @@
+/* lesson.c: reading lesson files and the lesson directory. */
+#include "lesson.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "expr.h"
+
+/* An expression met in the header, kept with its line for checking once all params are known. */
+struct pending_expr {
+    const char *expr;
+    int line;
+};
+
+struct reader {
+    const char *file;
+    int line;
+    struct lesson *l;
+    struct error *e;
+    struct pending_expr exprs[64];
+    size_t nexprs;
+};
+
+static int bad(struct reader *r, const char *fmt, const char *arg)
+{
+    char what[512];
+
+    snprintf(what, sizeof what, fmt, arg);
+    error_set(r->e, "%s:%d: %s", r->file, r->line, what);
+    return -1;
+}
+
+static char *dup_trimmed(const char *s, size_t n)
+{
+    char *out;
+
+    while (n > 0 && isspace((unsigned char)*s)) {
+        s++;
+        n--;
+    }
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    out = malloc(n + 1);
+    if (!out)
+        abort();
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return out;
+}
+
+static int remember(struct reader *r, const char *expr)
+{
+    if (r->nexprs == sizeof r->exprs / sizeof r->exprs[0])
+        return bad(r, "%s", "too many expressions in one lesson");
+    r->exprs[r->nexprs].expr = expr;
+    r->exprs[r->nexprs].line = r->line;
+    r->nexprs++;
+    return 0;
+}
+
+static int parse_bool(struct reader *r, const char *value, bool *out)
+{
+    if (strcmp(value, "yes") == 0)
+        *out = true;
+    else if (strcmp(value, "no") == 0)
+        *out = false;
+    else
+        return bad(r, "expected yes or no, found \"%s\"", value);
+    return 0;
+}
+
+static int parse_integer(const char *s, long long *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtoll(s, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    return (end == s || *end != '\0' || errno) ? -1 : 0;
+}
+
+/* "E1, E2, E3" into at most LESSON_MAX_DIMS expressions. Commas inside parentheses belong
+   to function calls. */
+static int parse_dims(struct reader *r, const char *value, char **out, size_t *count)
+{
+    const char *start = value;
+    int depth = 0;
+
+    *count = 0;
+    for (const char *p = value;; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')')
+            depth--;
+        if ((*p == ',' && depth == 0) || *p == '\0') {
+            if (*count == LESSON_MAX_DIMS)
+                return bad(r, "%s", "at most 3 dimensions");
+            out[*count] = dup_trimmed(start, (size_t)(p - start));
+            if (out[*count][0] == '\0')
+                return bad(r, "%s", "empty expression in the list");
+            if (remember(r, out[*count]) < 0)
+                return -1;
+            (*count)++;
+            if (*p == '\0')
+                return 0;
+            start = p + 1;
+        }
+    }
+}
+
+static int parse_args(struct reader *r, const char *value)
+{
+    struct lesson *l = r->l;
+    const char *p = value;
+
+    while (*p) {
+        const char *start;
+        size_t n;
+        int depth = 0;
+
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        start = p;
+        while (*p && (depth > 0 || !isspace((unsigned char)*p))) {
+            depth += (*p == '(') - (*p == ')');
+            p++;
+        }
+        n = (size_t)(p - start);
+        if (l->nargs == LESSON_MAX_ARGS)
+            return bad(r, "%s", "too many arguments");
+        struct lesson_arg *a = &l->args[l->nargs];
+        if (n == 1 && strchr("MNKABC", *start)) {
+            static const enum arg_kind kinds[] = { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C };
+            a->kind = kinds[strchr("MNKABC", *start) - "MNKABC"];
+        } else if ((n > 5 && strncmp(start, "int(", 4) == 0 && start[n - 1] == ')') ||
+                   (n > 7 && strncmp(start, "local(", 6) == 0 && start[n - 1] == ')')) {
+            size_t open = (size_t)(strchr(start, '(') - start);
+            a->kind = start[0] == 'i' ? ARG_INT : ARG_LOCAL;
+            a->expr = dup_trimmed(start + open + 1, n - open - 2);
+            if (remember(r, a->expr) < 0)
+                return -1;
+        } else {
+            char word[128];
+            snprintf(word, sizeof word, "%.*s", (int)n, start);
+            return bad(r, "unknown argument \"%s\" (expected M, N, K, A, B, C, int(EXPR) or local(EXPR))", word);
+        }
+        l->nargs++;
+    }
+    if (l->nargs == 0)
+        return bad(r, "%s", "args is empty");
+    return 0;
+}
+
+/* "NAME = DEFAULT in V1, V2, ..." */
+static int parse_param(struct reader *r, const char *value)
+{
+    struct lesson *l = r->l;
+    struct lesson_param *p;
+    const char *eq = strchr(value, '='), *in, *list;
+    char *num;
+
+    if (l->nparams == LESSON_MAX_PARAMS)
+        return bad(r, "%s", "too many parameters");
+    in = eq ? strstr(eq, " in ") : NULL;
+    if (!eq || !in)
+        return bad(r, "%s", "expected \"NAME = DEFAULT in V1, V2, ...\"");
+    p = &l->params[l->nparams];
+    p->name = dup_trimmed(value, (size_t)(eq - value));
+    for (const char *c = p->name; *c; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '_') || isdigit((unsigned char)p->name[0]))
+            return bad(r, "parameter name \"%s\" is not an identifier", p->name);
+    if (p->name[0] == '\0')
+        return bad(r, "%s", "parameter name missing");
+    if (lesson_param_index(l, p->name) >= 0 || strcmp(p->name, "M") == 0 ||
+        strcmp(p->name, "N") == 0 || strcmp(p->name, "K") == 0)
+        return bad(r, "parameter %s is declared twice or shadows a size", p->name);
+    num = dup_trimmed(eq + 1, (size_t)(in - eq - 1));
+    if (parse_integer(num, &p->def) < 0) {
+        bad(r, "default value \"%s\" is not an integer", num);
+        free(num);
+        return -1;
+    }
+    free(num);
+    l->nparams++;   /* counted now so lesson_free releases it on a later error */
+    list = in + 4;
+    while (*list) {
+        const char *comma = strchr(list, ',');
+        size_t n = comma ? (size_t)(comma - list) : strlen(list);
+        long long v;
+        char *item = dup_trimmed(list, n);
+        int rc = parse_integer(item, &v);
+        if (rc < 0)
+            bad(r, "allowed value \"%s\" is not an integer", item);
+        free(item);
+        if (rc < 0)
+            return -1;
+        p->values = realloc(p->values, (p->nvalues + 1) * sizeof *p->values);
+        if (!p->values)
+            abort();
+        p->values[p->nvalues++] = v;
+        list += n + (comma != NULL);
+    }
+    if (!lesson_param_allows(p, p->def))
+        return bad(r, "the default of %s is not among its allowed values", p->name);
+    return 0;
+}
+
+/* "M EXPR, N EXPR" */
+static int parse_multiple(struct reader *r, const char *value)
+{
+    struct lesson *l = r->l;
+    char *copy = dup_trimmed(value, strlen(value)), *save = NULL;
+    int rc = 0;
+
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        while (isspace((unsigned char)*item))
+            item++;
+        if (!strchr("MNK", item[0]) || item[0] == '\0' || !isspace((unsigned char)item[1])) {
+            rc = bad(r, "expected \"M EXPR\", \"N EXPR\" or \"K EXPR\", found \"%s\"", item);
+            break;
+        }
+        l->multiples = realloc(l->multiples, (l->nmultiples + 1) * sizeof *l->multiples);
+        if (!l->multiples)
+            abort();
+        l->multiples[l->nmultiples].dim = item[0];
+        l->multiples[l->nmultiples].expr = dup_trimmed(item + 1, strlen(item + 1));
+        if ((rc = remember(r, l->multiples[l->nmultiples++].expr)) < 0)
+            break;
+    }
+    free(copy);
+    return rc;
+}
+
+/* "EXPR : MESSAGE" */
+static int parse_require(struct reader *r, const char *value)
+{
+    struct lesson *l = r->l;
+    const char *colon = strstr(value, " : ");
+    struct lesson_require *q;
+
+    if (!colon)
+        return bad(r, "%s", "expected \"EXPR : MESSAGE\" (a colon with a blank on each side)");
+    l->requires = realloc(l->requires, (l->nrequires + 1) * sizeof *l->requires);
+    if (!l->requires)
+        abort();
+    q = &l->requires[l->nrequires++];
+    q->expr = dup_trimmed(value, (size_t)(colon - value));
+    q->message = dup_trimmed(colon + 3, strlen(colon + 3));
+    return remember(r, q->expr);
+}
+
+static char *find_kernel(const char *name, const char *const *dirs)
+{
+    struct stat st;
+    char path[4096];
+
+    if (name[0] == '/')
+        return stat(name, &st) == 0 ? strdup(name) : NULL;
+    for (; dirs && *dirs; dirs++) {
+        snprintf(path, sizeof path, "%s/%s", *dirs, name);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            return strdup(path);
+    }
+    return NULL;
+}
+
+static int set_string(struct reader *r, char **field, const char *key, const char *value)
+{
+    if (*field)
+        return bad(r, "%s given twice", key);
+    *field = strdup(value);
+    return 0;
+}
+
+static int parse_line(struct reader *r, const char *key, const char *value, const char *const *kernel_dirs)
+{
+    struct lesson *l = r->l;
+
+    if (strcmp(key, "lesson") == 0) {
+        long long n;
+        if (parse_integer(value, &n) < 0 || n < 0 || n > 99)
+            return bad(r, "lesson number \"%s\" is not an integer from 0 to 99", value);
+        l->number = (int)n;
+        return 0;
+    }
+    if (strcmp(key, "title") == 0)
+        return set_string(r, &l->title, key, value);
+    if (strcmp(key, "sources") == 0)
+        return set_string(r, &l->sources, key, value);
+    if (strcmp(key, "engine") == 0) {
+        if (strcmp(value, "opencl") == 0)
+            l->engine = ENGINE_OPENCL;
+        else if (strcmp(value, "host") == 0)
+            l->engine = ENGINE_HOST;
+        else
+            return bad(r, "engine must be opencl or host, found \"%s\"", value);
+        return 0;
+    }
+    if (strcmp(key, "kernel") == 0) {
+        if (l->kernel_file)
+            return bad(r, "%s given twice", key);
+        l->kernel_file = find_kernel(value, kernel_dirs);
+        if (!l->kernel_file) {
+            char dirs[1024] = "";
+            for (const char *const *d = kernel_dirs; d && *d; d++)
+                snprintf(dirs + strlen(dirs), sizeof dirs - strlen(dirs), "%s%s", d == kernel_dirs ? "" : ", ", *d);
+            error_set(r->e, "%s:%d: kernel file \"%s\" not found (looked in %s)", r->file, r->line, value, dirs);
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(key, "entry") == 0)
+        return set_string(r, &l->entry, key, value);
+    if (strcmp(key, "options") == 0)
+        return set_string(r, &l->options, key, value);
+    if (strcmp(key, "args") == 0)
+        return l->nargs ? bad(r, "%s given twice", key) : parse_args(r, value);
+    if (strcmp(key, "order") == 0) {
+        if (strcmp(value, "row-major") == 0)
+            l->column_major = false;
+        else if (strcmp(value, "column-major") == 0)
+            l->column_major = true;
+        else
+            return bad(r, "order must be row-major or column-major, found \"%s\"", value);
+        return 0;
+    }
+    if (strcmp(key, "b-transposed") == 0)
+        return parse_bool(r, value, &l->b_transposed);
+    if (strcmp(key, "square") == 0)
+        return parse_bool(r, value, &l->square);
+    if (strcmp(key, "pad") == 0)
+        return parse_bool(r, value, &l->pad);
+    if (strcmp(key, "param") == 0)
+        return parse_param(r, value);
+    if (strcmp(key, "global") == 0)
+        return l->dims ? bad(r, "%s given twice", key) : parse_dims(r, value, l->global, &l->dims);
+    if (strcmp(key, "local") == 0)
+        return l->local_dims ? bad(r, "%s given twice", key) : parse_dims(r, value, l->local, &l->local_dims);
+    if (strcmp(key, "multiple") == 0)
+        return parse_multiple(r, value);
+    if (strcmp(key, "require") == 0)
+        return parse_require(r, value);
+    return bad(r, "unknown key \"%s\" (see lessons/FORMAT or clmm-tutor(1))", key);
+}
+
+/* Every expression must evaluate with the parameters at their defaults and some sizes:
+   this catches unknown names and syntax errors when the file is read, not at launch. */
+static int check_expressions(struct reader *r)
+{
+    struct lesson *l = r->l;
+    struct expr_var vars[LESSON_MAX_PARAMS + 3] = { { "M", 1024 }, { "N", 1024 }, { "K", 1024 } };
+    struct expr_env env = { vars, 3 + l->nparams };
+    long long v;
+
+    for (size_t i = 0; i < l->nparams; i++) {
+        vars[3 + i].name = l->params[i].name;
+        vars[3 + i].value = l->params[i].def;
+    }
+    for (size_t i = 0; i < r->nexprs; i++) {
+        if (expr_eval(r->exprs[i].expr, &env, &v, r->e) < 0) {
+            error_prefix(r->e, "%s:%d", r->file, r->exprs[i].line);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int check_complete(struct reader *r)
+{
+    struct lesson *l = r->l;
+    const char *missing = NULL;
+
+    if (l->number < 0)
+        missing = "lesson";
+    else if (!l->title)
+        missing = "title";
+    else if (!l->sources)
+        missing = "sources";
+    else if (l->engine == ENGINE_OPENCL && !l->kernel_file)
+        missing = "kernel";
+    else if (l->engine == ENGINE_OPENCL && !l->entry)
+        missing = "entry";
+    else if (l->engine == ENGINE_OPENCL && l->nargs == 0)
+        missing = "args";
+    else if (l->engine == ENGINE_OPENCL && l->dims == 0)
+        missing = "global";
+    if (missing)
+        return bad(r, "the header has no \"%s:\" line", missing);
+    if (l->local_dims && l->local_dims != l->dims)
+        return bad(r, "%s", "local has a different number of dimensions than global");
+    if (l->engine == ENGINE_HOST && (l->kernel_file || l->nargs || l->dims))
+        return bad(r, "%s", "a host lesson takes no kernel, args or global lines");
+    return check_expressions(r);
+}
+
+int lesson_parse(const char *file, const char *text, const char *const *kernel_dirs,
+                 struct lesson *l, struct error *e)
+{
+    struct reader r = { .file = file, .line = 0, .l = l, .e = e };
+    const char *p = text;
+
+    memset(l, 0, sizeof *l);
+    l->number = -1;
+    l->pad = true;
+    l->file = strdup(file);
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char *line = dup_trimmed(p, n);
+        int rc = 0;
+
+        r.line++;
+        p += n + (end != NULL);
+        if (strcmp(line, "---") == 0) {
+            free(line);
+            l->text = strdup(p);
+            return check_complete(&r) < 0 ? (lesson_free(l), -1) : 0;
+        }
+        if (line[0] != '\0' && line[0] != '#') {
+            char *colon = strchr(line, ':');
+            if (!colon) {
+                rc = bad(&r, "expected \"key: value\" or \"---\", found \"%s\"", line);
+            } else {
+                char *key = dup_trimmed(line, (size_t)(colon - line));
+                char *value = dup_trimmed(colon + 1, strlen(colon + 1));
+                rc = parse_line(&r, key, value, kernel_dirs);
+                free(key);
+                free(value);
+            }
+        }
+        free(line);
+        if (rc < 0) {
+            lesson_free(l);
+            return -1;
+        }
+    }
+    r.line++;
+    bad(&r, "%s", "no \"---\" line between the header and the explanation");
+    lesson_free(l);
+    return -1;
+}
+
+void lesson_free(struct lesson *l)
+{
+    free(l->title);
+    free(l->sources);
+    free(l->file);
+    free(l->kernel_file);
+    free(l->entry);
+    free(l->options);
+    for (size_t i = 0; i < l->nargs; i++)
+        free(l->args[i].expr);
+    for (size_t i = 0; i < l->nparams; i++) {
+        free(l->params[i].name);
+        free(l->params[i].values);
+    }
+    for (size_t i = 0; i < l->dims; i++)
+        free(l->global[i]);
+    for (size_t i = 0; i < l->local_dims; i++)
+        free(l->local[i]);
+    for (size_t i = 0; i < l->nmultiples; i++)
+        free(l->multiples[i].expr);
+    free(l->multiples);
+    for (size_t i = 0; i < l->nrequires; i++) {
+        free(l->requires[i].expr);
+        free(l->requires[i].message);
+    }
+    free(l->requires);
+    free(l->text);
+    memset(l, 0, sizeof *l);
+}
+
+char *read_file(const char *path, struct error *e)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got;
+
+    if (!f) {
+        error_set(e, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    do {
+        if (cap - len < 4096) {
+            cap = cap ? cap * 2 : 8192;
+            buf = realloc(buf, cap);
+            if (!buf)
+                abort();
+        }
+        got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+    } while (got > 0);
+    if (ferror(f)) {
+        error_set(e, "cannot read %s: %s", path, strerror(errno));
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
+}
+
+char *lesson_kernel_source(const struct lesson *l, struct error *e)
+{
+    if (!l->kernel_file) {
+        error_set(e, "lesson %d runs on the host and has no kernel", l->number);
+        return NULL;
+    }
+    return read_file(l->kernel_file, e);
+}
+
+int lesson_param_index(const struct lesson *l, const char *name)
+{
+    for (size_t i = 0; i < l->nparams; i++)
+        if (strcmp(l->params[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+bool lesson_param_allows(const struct lesson_param *p, long long value)
+{
+    for (size_t i = 0; i < p->nvalues; i++)
+        if (p->values[i] == value)
+            return true;
+    return false;
+}
+
+static int by_number(const void *a, const void *b)
+{
+    return ((const struct lesson *)a)->number - ((const struct lesson *)b)->number;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e)
+{
+    char kernels[4096], path[4096];
+    const char *kernel_dirs[] = { dir, kernels, NULL };
+    struct dirent *d;
+    DIR *dh = opendir(dir);
+
+    set->items = NULL;
+    set->count = 0;
+    if (!dh) {
+        error_set(e, "cannot open the lesson directory %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(kernels, sizeof kernels, "%s/../kernels", dir);
+    while ((d = readdir(dh)) != NULL) {
+        struct lesson l;
+        char *text;
+
+        if (!has_suffix(d->d_name, ".lesson"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
+        text = read_file(path, e);
+        if (!text || lesson_parse(path, text, kernel_dirs, &l, e) < 0) {
+            free(text);
+            closedir(dh);
+            lesson_set_free(set);
+            return -1;
+        }
+        free(text);
+        if (lesson_set_find(set, l.number)) {
+            error_set(e, "%s: lesson %d is also defined in %s", path, l.number,
+                      lesson_set_find(set, l.number)->file);
+            lesson_free(&l);
+            closedir(dh);
+            lesson_set_free(set);
+            return -1;
+        }
+        set->items = realloc(set->items, (set->count + 1) * sizeof *set->items);
+        if (!set->items)
+            abort();
+        set->items[set->count++] = l;
+    }
+    closedir(dh);
+    if (set->count == 0) {
+        error_set(e, "no *.lesson files in %s", dir);
+        return -1;
+    }
+    qsort(set->items, set->count, sizeof *set->items, by_number);
+    return 0;
+}
+
+void lesson_set_free(struct lesson_set *set)
+{
+    for (size_t i = 0; i < set->count; i++)
+        lesson_free(&set->items[i]);
+    free(set->items);
+    set->items = NULL;
+    set->count = 0;
+}
+
+const struct lesson *lesson_set_find(const struct lesson_set *set, int number)
+{
+    for (size_t i = 0; i < set->count; i++)
+        if (set->items[i].number == number)
+            return &set->items[i];
+    return NULL;
+}

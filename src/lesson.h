@@ -1,0 +1,94 @@
+/* lesson.h: a lesson as data, read from a lesson file (format: lessons/FORMAT). */
+#ifndef CLMM_LESSON_H
+#define CLMM_LESSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+#define LESSON_MAX_PARAMS 12
+#define LESSON_MAX_ARGS 16
+#define LESSON_MAX_DIMS 3
+
+enum lesson_engine { ENGINE_OPENCL, ENGINE_HOST };
+
+enum arg_kind { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C, ARG_INT, ARG_LOCAL };
+
+struct lesson_arg {
+    enum arg_kind kind;
+    char *expr;                 /* for ARG_INT and ARG_LOCAL (a count of floats) */
+};
+
+struct lesson_param {
+    char *name;
+    long long def;
+    long long *values;          /* the allowed values, in file order */
+    size_t nvalues;
+};
+
+struct lesson_multiple {
+    char dim;                   /* 'M', 'N' or 'K' */
+    char *expr;
+};
+
+struct lesson_require {
+    char *expr;
+    char *message;
+};
+
+struct lesson {
+    int number;
+    char *title;
+    char *sources;
+    enum lesson_engine engine;
+    char *file;                 /* the lesson file, as given */
+    char *kernel_file;          /* resolved path of the kernel, NULL for the host engine */
+    char *entry;
+    char *options;              /* extra compiler options, may be NULL */
+    struct lesson_arg args[LESSON_MAX_ARGS];
+    size_t nargs;
+    bool column_major;
+    bool b_transposed;
+    bool square;
+    bool pad;
+    struct lesson_param params[LESSON_MAX_PARAMS];
+    size_t nparams;
+    char *global[LESSON_MAX_DIMS];
+    size_t dims;
+    char *local[LESSON_MAX_DIMS];
+    size_t local_dims;          /* 0: the implementation chooses */
+    struct lesson_multiple *multiples;
+    size_t nmultiples;
+    struct lesson_require *requires;
+    size_t nrequires;
+    char *text;                 /* the explanation */
+};
+
+struct lesson_set {
+    struct lesson *items;       /* sorted by number */
+    size_t count;
+};
+
+/* Parses one lesson file's text. file names it in messages ("file:line: ...");
+   kernel_dirs is a NULL-terminated list of directories searched for the kernel file. */
+int lesson_parse(const char *file, const char *text, const char *const *kernel_dirs,
+                 struct lesson *l, struct error *e);
+void lesson_free(struct lesson *l);
+
+/* Loads every *.lesson file of dir; kernels are looked up in dir, then dir/../kernels. */
+int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e);
+void lesson_set_free(struct lesson_set *set);
+const struct lesson *lesson_set_find(const struct lesson_set *set, int number);
+
+/* The kernel source, malloc'd; NULL with a message in e. */
+char *lesson_kernel_source(const struct lesson *l, struct error *e);
+
+/* Index of the parameter called name, or -1. */
+int lesson_param_index(const struct lesson *l, const char *name);
+bool lesson_param_allows(const struct lesson_param *p, long long value);
+
+/* Reads a whole file, malloc'd and NUL-terminated; NULL with a message in e. */
+char *read_file(const char *path, struct error *e);
+
+#endif
