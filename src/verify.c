@@ -1,0 +1,180 @@
+/* verify.c: checks a product against a double-precision reference.
+
+   An element's error is judged relative to S = |A||B| (the sum of the magnitudes of its
+   products), the natural scale of rounding error in a dot product. Rounding in a float
+   dot product of random data grows like sqrt(K) times the unit roundoff; the tolerance
+   leaves a wide margin above that, while a wrong index or a missing tile gives errors
+   of order 1/sqrt(K), thousands of times larger.
+
+   Small products are compared element by element. Large ones would cost O(n^3) on the
+   host, so they get O(n^2) checks instead: every element must be finite (the device
+   buffer is filled with NaN before the launch, so an element never written is caught),
+   random elements plus the whole last row and column (where edge bugs live) are compared
+   directly, and Freivalds' test compares C x with A (B x) for random sign vectors x,
+   which sees an error anywhere in C.
+
+   For the projections: if every element is within tolerance, |(C x - A B x)_i| is a sum
+   of independent random-signed terms |d_ij| <= tol S_ij, so by Hoeffding's inequality it
+   stays below 7 sqrt(sum_j (tol S_ij)^2) except with probability 5e-11, and by
+   Cauchy-Schwarz sum_j S_ij^2 <= |A_i|^2 |B|_F^2. Beyond that bound C is wrong. */
+#include "verify.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostgemm.h"
+#include "matrix.h"
+
+#define UNIT_ROUNDOFF 5.9604644775390625e-8    /* 2^-24 */
+#define HOEFFDING_BOUND 7.0
+
+double verify_tolerance(long long k)
+{
+    return 8.0 * sqrt((double)(k > 0 ? k : 1)) * UNIT_ROUNDOFF;
+}
+
+static double relative_error(double value, double ref, double scale)
+{
+    double err = fabs(value - ref);
+
+    if (!isfinite(value))
+        return INFINITY;
+    return scale > 0.0 ? err / scale : (err > 0.0 ? INFINITY : 0.0);
+}
+
+/* Records one element's error: the worst so far, and the first that fails. */
+static void record(struct verify_result *v, long long i, long long j, double value, double ref,
+                   double scale)
+{
+    double err = relative_error(value, ref, scale);
+
+    v->checked++;
+    if (err > v->max_error || isnan(err))
+        v->max_error = err;
+    if (!(err <= v->tolerance) && v->ok) {
+        v->ok = false;
+        snprintf(v->detail, sizeof v->detail, "C[%lld][%lld] = %g, expected %g", i, j, value, ref);
+    }
+}
+
+/* Compares C[i][j] with its reference sum. */
+static void check_element(const float *A, const float *B, const float *C,
+                          long long n, long long k, long long i, long long j, struct verify_result *v)
+{
+    double ref = 0.0, scale = 0.0;
+
+    for (long long p = 0; p < k; p++) {
+        double t = (double)A[i * k + p] * (double)B[p * n + j];
+        ref += t;
+        scale += fabs(t);
+    }
+    record(v, i, j, C[i * n + j], ref, scale);
+}
+
+static void verify_full(const float *A, const float *B, const float *C,
+                        long long m, long long n, long long k, struct verify_result *v)
+{
+    double *ref = malloc((size_t)(m * n) * sizeof *ref);
+    double *scale = malloc((size_t)(m * n) * sizeof *scale);
+
+    if (!ref || !scale)
+        abort();
+    hostgemm_double(A, B, ref, scale, m, n, k);
+    v->exhaustive = true;
+    for (long long i = 0; i < m; i++)
+        for (long long j = 0; j < n; j++)
+            record(v, i, j, C[i * n + j], ref[i * n + j], scale[i * n + j]);
+    free(ref);
+    free(scale);
+}
+
+static void verify_finite(const float *C, long long m, long long n, struct verify_result *v)
+{
+    for (long long i = 0; i < m * n; i++)
+        if (!isfinite(C[i])) {
+            v->ok = false;
+            v->max_error = INFINITY;
+            snprintf(v->detail, sizeof v->detail, "C[%lld][%lld] = %g (never written, or overflow)",
+                     i / n, i % n, (double)C[i]);
+            return;
+        }
+}
+
+static void verify_projections(const float *A, const float *B, const float *C,
+                               long long m, long long n, long long k, uint64_t seed,
+                               struct verify_result *v)
+{
+    double *x = malloc((size_t)n * sizeof *x), *bx = malloc((size_t)k * sizeof *bx);
+    double *row_norm = malloc((size_t)m * sizeof *row_norm), b_frobenius = 0.0;
+    struct rng r;
+
+    if (!x || !bx || !row_norm)
+        abort();
+    for (long long i = 0; i < k * n; i++)
+        b_frobenius += (double)B[i] * (double)B[i];
+    b_frobenius = sqrt(b_frobenius);
+    for (long long i = 0; i < m; i++) {
+        double s = 0.0;
+        for (long long p = 0; p < k; p++)
+            s += (double)A[i * k + p] * (double)A[i * k + p];
+        row_norm[i] = sqrt(s);
+    }
+    rng_seed(&r, seed ^ 0xF5EE1DA5ull);
+    for (int t = 0; t < VERIFY_VECTORS && v->ok; t++) {
+        for (long long j = 0; j < n; j++)
+            x[j] = (rng_next(&r) >> 63) ? 1.0 : -1.0;
+        for (long long p = 0; p < k; p++) {
+            double s = 0.0;
+            for (long long j = 0; j < n; j++)
+                s += (double)B[p * n + j] * x[j];
+            bx[p] = s;
+        }
+        for (long long i = 0; i < m && v->ok; i++) {
+            double want = 0.0, got = 0.0, bound;
+            for (long long p = 0; p < k; p++)
+                want += (double)A[i * k + p] * bx[p];
+            for (long long j = 0; j < n; j++)
+                got += (double)C[i * n + j] * x[j];
+            bound = HOEFFDING_BOUND * v->tolerance * row_norm[i] * b_frobenius;
+            if (!(fabs(got - want) <= bound)) {
+                v->ok = false;
+                snprintf(v->detail, sizeof v->detail,
+                         "row %lld of C fails random projection %d: off by %.3g, allowed %.3g",
+                         i, t + 1, fabs(got - want), bound);
+            }
+        }
+        v->vectors = t + 1;
+    }
+    free(x);
+    free(bx);
+    free(row_norm);
+}
+
+void verify_product(const float *A, const float *B, const float *C,
+                    long long m, long long n, long long k, uint64_t seed, struct verify_result *v)
+{
+    struct rng r;
+
+    memset(v, 0, sizeof *v);
+    v->ok = true;
+    v->tolerance = verify_tolerance(k);
+    if (m * n * k <= VERIFY_FULL_LIMIT) {
+        verify_full(A, B, C, m, n, k, v);
+        return;
+    }
+    verify_finite(C, m, n, v);
+    if (!v->ok)
+        return;
+    for (long long j = 0; j < n; j++)
+        check_element(A, B, C, n, k, m - 1, j, v);
+    for (long long i = 0; i < m; i++)
+        check_element(A, B, C, n, k, i, n - 1, v);
+    rng_seed(&r, seed ^ 0x5A3F1E5ull);
+    for (int s = 0; s < VERIFY_SAMPLES; s++)
+        check_element(A, B, C, n, k, (long long)(rng_next(&r) % (uint64_t)m),
+                      (long long)(rng_next(&r) % (uint64_t)n), v);
+    if (v->ok)
+        verify_projections(A, B, C, m, n, k, seed, v);
+}

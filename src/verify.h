@@ -1,0 +1,30 @@
+/* verify.h: is C really A B? Checked on the host before any speed is shown. */
+#ifndef CLMM_VERIFY_H
+#define CLMM_VERIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Products up to this many multiply-adds are checked element by element in full. */
+#define VERIFY_FULL_LIMIT (1LL << 27)
+#define VERIFY_VECTORS 8        /* Freivalds projections at larger sizes */
+#define VERIFY_SAMPLES 4096     /* random elements checked directly at larger sizes */
+
+struct verify_result {
+    bool ok;
+    bool exhaustive;            /* every element against the reference, else sampled */
+    long long checked;          /* elements compared directly */
+    int vectors;                /* random projections of the whole of C */
+    double max_error;           /* max |C - ref| / (|A||B|) over the checked elements */
+    double tolerance;           /* what max_error may reach: grows with sqrt(K) */
+    char detail[256];           /* where and how it failed, empty when ok */
+};
+
+/* The tolerance for a sum of k products, relative to the sum of their magnitudes. */
+double verify_tolerance(long long k);
+
+/* Checks the row-major m x n C against the row-major A (m x k) and B (k x n). */
+void verify_product(const float *A, const float *B, const float *C,
+                    long long m, long long n, long long k, uint64_t seed, struct verify_result *v);
+
+#endif
