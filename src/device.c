@@ -1,0 +1,192 @@
+/* device.c: enumerating OpenCL devices and choosing one. */
+#include "device.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_PLATFORMS 16
+#define MAX_DEVICES 64
+/* CL_PLATFORM_NOT_FOUND_KHR, from the ICD extension: the loader found no platform. */
+#define PLATFORM_NOT_FOUND (-1001)
+
+static void info_string(cl_device_id d, cl_device_info what, char *buf, size_t len)
+{
+    if (clGetDeviceInfo(d, what, len, buf, NULL) != CL_SUCCESS)
+        snprintf(buf, len, "?");
+    buf[len - 1] = '\0';
+    /* Some drivers pad names with blanks. */
+    for (size_t n = strlen(buf); n > 0 && isspace((unsigned char)buf[n - 1]); n--)
+        buf[n - 1] = '\0';
+}
+
+static void gather(struct device_info *d)
+{
+    info_string(d->id, CL_DEVICE_NAME, d->name, sizeof d->name);
+    info_string(d->id, CL_DEVICE_VENDOR, d->vendor, sizeof d->vendor);
+    info_string(d->id, CL_DEVICE_VERSION, d->version, sizeof d->version);
+    info_string(d->id, CL_DRIVER_VERSION, d->driver, sizeof d->driver);
+    if (clGetPlatformInfo(d->platform, CL_PLATFORM_NAME, sizeof d->platform_name, d->platform_name, NULL))
+        snprintf(d->platform_name, sizeof d->platform_name, "?");
+    clGetDeviceInfo(d->id, CL_DEVICE_TYPE, sizeof d->type, &d->type, NULL);
+    clGetDeviceInfo(d->id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof d->compute_units, &d->compute_units, NULL);
+    clGetDeviceInfo(d->id, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof d->clock_mhz, &d->clock_mhz, NULL);
+    clGetDeviceInfo(d->id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof d->global_mem, &d->global_mem, NULL);
+    clGetDeviceInfo(d->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
+    clGetDeviceInfo(d->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof d->local_mem, &d->local_mem, NULL);
+    clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_group, &d->max_group, NULL);
+    clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof d->max_item_sizes, d->max_item_sizes, NULL);
+}
+
+int device_list_load(struct device_list *list, struct error *e)
+{
+    cl_platform_id platforms[MAX_PLATFORMS];
+    cl_uint nplatforms = 0;
+    cl_int rc;
+
+    list->items = NULL;
+    list->count = 0;
+    rc = clGetPlatformIDs(MAX_PLATFORMS, platforms, &nplatforms);
+    if (rc == PLATFORM_NOT_FOUND || (rc == CL_SUCCESS && nplatforms == 0)) {
+        error_set(e, "no OpenCL platform is installed. For the CPU, install POCL "
+                     "(Debian/Ubuntu: apt-get install pocl-opencl-icd); for a GPU, its vendor's "
+                     "OpenCL driver. \"clinfo -l\" shows what the loader finds");
+        return -1;
+    }
+    if (rc != CL_SUCCESS) {
+        clerror_set(e, "clGetPlatformIDs", rc);
+        return -1;
+    }
+    for (cl_uint p = 0; p < nplatforms; p++) {
+        cl_device_id ids[MAX_DEVICES];
+        cl_uint n = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES, ids, &n) != CL_SUCCESS)
+            continue;   /* a platform without devices is not an error */
+        list->items = realloc(list->items, (list->count + n) * sizeof *list->items);
+        if (!list->items)
+            abort();
+        for (cl_uint i = 0; i < n; i++) {
+            struct device_info *d = &list->items[list->count];
+            memset(d, 0, sizeof *d);
+            d->platform = platforms[p];
+            d->id = ids[i];
+            d->index = (int)list->count;
+            d->platform_index = (int)p;
+            d->device_index = (int)i;
+            gather(d);
+            list->count++;
+        }
+    }
+    if (list->count == 0) {
+        error_set(e, "%u OpenCL platform(s) found but no device; for the CPU, install POCL "
+                     "(apt-get install pocl-opencl-icd)", nplatforms);
+        return -1;
+    }
+    return 0;
+}
+
+void device_list_free(struct device_list *list)
+{
+    free(list->items);
+    list->items = NULL;
+    list->count = 0;
+}
+
+const char *device_type_name(cl_device_type type)
+{
+    if (type & CL_DEVICE_TYPE_GPU)
+        return "GPU";
+    if (type & CL_DEVICE_TYPE_CPU)
+        return "CPU";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR)
+        return "accelerator";
+    return "other";
+}
+
+void device_describe(const struct device_info *d, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s (%s, %s)", d->name, d->platform_name, device_type_name(d->type));
+}
+
+static int all_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+static void list_choices(const struct device_list *list, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < list->count && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%d (%d:%d) %s", i ? "; " : "",
+                                 list->items[i].index, list->items[i].platform_index,
+                                 list->items[i].device_index, list->items[i].name);
+}
+
+const struct device_info *device_select(const struct device_list *list, const char *spec,
+                                        struct error *e)
+{
+    char choices[2048];
+    const char *colon;
+
+    if (!spec || !*spec) {
+        for (size_t i = 0; i < list->count; i++)
+            if (list->items[i].type & CL_DEVICE_TYPE_GPU)
+                return &list->items[i];
+        return &list->items[0];
+    }
+    colon = strchr(spec, ':');
+    if (all_digits(spec)) {
+        long i = strtol(spec, NULL, 10);
+        if (i >= 0 && (size_t)i < list->count)
+            return &list->items[i];
+    } else if (colon && colon != spec && all_digits(colon + 1)) {
+        char platform[32];
+        snprintf(platform, sizeof platform, "%.*s", (int)(colon - spec), spec);
+        if (all_digits(platform)) {
+            long p = strtol(platform, NULL, 10), d = strtol(colon + 1, NULL, 10);
+            for (size_t i = 0; i < list->count; i++)
+                if (list->items[i].platform_index == p && list->items[i].device_index == d)
+                    return &list->items[i];
+        }
+    } else {
+        for (size_t i = 0; i < list->count; i++) {
+            const struct device_info *d = &list->items[i];
+            if (strcasestr(d->name, spec) || strcasestr(d->platform_name, spec) ||
+                strcasestr(d->vendor, spec) || strcasecmp(device_type_name(d->type), spec) == 0)
+                return d;
+        }
+    }
+    list_choices(list, choices, sizeof choices);
+    error_set(e, "no OpenCL device matches \"%s\"; devices: %s", spec, choices);
+    return NULL;
+}
+
+void device_list_print(FILE *out, const struct device_list *list)
+{
+    int last_platform = -1;
+
+    for (size_t i = 0; i < list->count; i++) {
+        const struct device_info *d = &list->items[i];
+        if (d->platform_index != last_platform) {
+            fprintf(out, "%sPlatform %d: %s\n", i ? "\n" : "", d->platform_index, d->platform_name);
+            last_platform = d->platform_index;
+        }
+        fprintf(out, "  [%d] %d:%d  %s\n", d->index, d->platform_index, d->device_index, d->name);
+        fprintf(out, "        type %s, %u compute units at %u MHz, %s\n", device_type_name(d->type),
+                d->compute_units, d->clock_mhz, d->version);
+        fprintf(out, "        global memory %.1f GiB (largest buffer %.1f GiB), local memory %lu KiB\n",
+                (double)d->global_mem / (1 << 30), (double)d->max_alloc / (1 << 30),
+                (unsigned long)(d->local_mem / 1024));
+        fprintf(out, "        work-group at most %zu work-items (%zu x %zu x %zu), driver %s\n",
+                d->max_group, d->max_item_sizes[0], d->max_item_sizes[1], d->max_item_sizes[2],
+                d->driver);
+    }
+}

@@ -1,0 +1,54 @@
+/* device.h: the OpenCL platforms and devices of this machine, and choosing one. */
+#ifndef CLMM_DEVICE_H
+#define CLMM_DEVICE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "clerror.h"
+#include "error.h"
+
+struct device_info {
+    cl_platform_id platform;
+    cl_device_id id;
+    int index;                  /* over all platforms, from 0 */
+    int platform_index, device_index;
+    char name[256];
+    char platform_name[256];
+    char vendor[256];
+    char version[128];          /* CL_DEVICE_VERSION */
+    char driver[128];
+    cl_device_type type;
+    cl_uint compute_units;
+    cl_uint clock_mhz;
+    cl_ulong global_mem;
+    cl_ulong max_alloc;
+    cl_ulong local_mem;
+    size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t max_item_sizes[3];
+};
+
+struct device_list {
+    struct device_info *items;
+    size_t count;
+};
+
+/* Gathers every device of every platform. Fails with advice when there is none. */
+int device_list_load(struct device_list *list, struct error *e);
+void device_list_free(struct device_list *list);
+
+/* spec: NULL or "" for the default (the first GPU, else the first device), an index ("1"),
+   "platform:device" ("1:0"), or a case-insensitive fragment of the device, platform or
+   vendor name or of the type ("gpu", "cpu"). */
+const struct device_info *device_select(const struct device_list *list, const char *spec,
+                                        struct error *e);
+
+const char *device_type_name(cl_device_type type);
+
+/* The --devices listing. */
+void device_list_print(FILE *out, const struct device_list *list);
+
+/* One line: "NVIDIA H200 (NVIDIA CUDA, GPU)" */
+void device_describe(const struct device_info *d, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,546 @@
+/* measure.c: the measuring and verifying runner.
+
+   For every lesson and size: refuse what cannot run (limits, memory, an estimated launch
+   time above the limit), launch once and verify the result, then time repeated launches
+   whose number adapts to a time budget. Nothing is timed before it has been verified. */
+#include "measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hostgemm.h"
+
+/* A launch shorter than this is not worth estimating first. */
+#define PROBE_MIN_FLOPS (2.0 * 256 * 256 * 256)
+/* A probe launch must take at least this long for its time to predict a larger one. */
+#define PROBE_MIN_SECONDS 0.02
+#define PROBE_FIRST_SIZE 128
+
+double now_seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void measure_config_defaults(struct measure_config *cfg)
+{
+    cfg->budget_s = 1.0;
+    cfg->reps = 0;
+    cfg->launch_limit_s = 10.0;
+    cfg->force = false;
+    cfg->seed = 42;
+}
+
+void run_result_init(struct run_result *r)
+{
+    memset(r, 0, sizeof *r);
+    error_init(&r->error);
+}
+
+void run_result_free(struct run_result *r)
+{
+    error_clear(&r->error);
+}
+
+const char *run_status_name(enum run_status s)
+{
+    switch (s) {
+    case RUN_OK: return "ok";
+    case RUN_WRONG: return "wrong result";
+    case RUN_REFUSED: return "refused";
+    case RUN_ERROR: return "error";
+    }
+    return "?";
+}
+
+/* ---- the workspace ---- */
+
+static void *alloc_floats(size_t count, const char *what, struct error *e)
+{
+    void *p = malloc(count * sizeof(float));
+
+    if (!p)
+        error_set(e, "cannot allocate %zu MiB of host memory for %s", (count * sizeof(float)) >> 20, what);
+    return p;
+}
+
+int workspace_init(struct workspace *w, struct ocl *cl, struct gemm_size size, uint64_t seed,
+                   struct error *e)
+{
+    memset(w, 0, sizeof *w);
+    w->cl = cl;
+    w->size = size;
+    w->seed = seed;
+    w->A = alloc_floats((size_t)(size.m * size.k), "A", e);
+    w->B = w->A ? alloc_floats((size_t)(size.k * size.n), "B", e) : NULL;
+    w->C = w->B ? alloc_floats((size_t)(size.m * size.n), "C", e) : NULL;
+    if (!w->C) {
+        workspace_free(w);
+        return -1;
+    }
+    matrix_fill_random(w->A, (size_t)(size.m * size.k), seed);
+    matrix_fill_random(w->B, (size_t)(size.k * size.n), seed + 1);
+    return 0;
+}
+
+void workspace_free(struct workspace *w)
+{
+    free(w->A);
+    free(w->B);
+    free(w->C);
+    free(w->stage);
+    if (w->dA)
+        clReleaseMemObject(w->dA);
+    if (w->dB)
+        clReleaseMemObject(w->dB);
+    if (w->dC)
+        clReleaseMemObject(w->dC);
+    memset(w, 0, sizeof *w);
+}
+
+static int reserve_stage(struct workspace *w, size_t count, struct error *e)
+{
+    float *p;
+
+    if (count <= w->stage_count)
+        return 0;
+    p = realloc(w->stage, count * sizeof *p);
+    if (!p) {
+        error_set(e, "cannot allocate %zu MiB of host memory for a device layout", (count * sizeof *p) >> 20);
+        return -1;
+    }
+    w->stage = p;
+    w->stage_count = count;
+    return 0;
+}
+
+int workspace_check_memory(const struct workspace *w, size_t a_bytes, size_t b_bytes,
+                           size_t c_bytes, struct error *e)
+{
+    const struct device_info *d = w->cl->device;
+    size_t largest = a_bytes > b_bytes ? a_bytes : b_bytes;
+
+    largest = largest > c_bytes ? largest : c_bytes;
+    if (largest > d->max_alloc) {
+        error_set(e, "a buffer of %.1f MiB exceeds the device's largest allocation of %.1f MiB",
+                  (double)largest / (1 << 20), (double)d->max_alloc / (1 << 20));
+        return -1;
+    }
+    if (a_bytes + b_bytes + c_bytes > d->global_mem) {
+        error_set(e, "A, B and C need %.1f MiB; the device has %.1f MiB of global memory",
+                  (double)(a_bytes + b_bytes + c_bytes) / (1 << 20), (double)d->global_mem / (1 << 20));
+        return -1;
+    }
+    return 0;
+}
+
+static int write_buffer(struct workspace *w, cl_mem buf, size_t count, struct error *e)
+{
+    cl_int rc = clEnqueueWriteBuffer(w->cl->queue, buf, CL_TRUE, 0, count * sizeof(float), w->stage,
+                                     0, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        clerror_set(e, "clEnqueueWriteBuffer", rc);
+        return -1;
+    }
+    return 0;
+}
+
+int workspace_upload(struct workspace *w, struct gemm_size s, const struct matrix_layout *a,
+                     const struct matrix_layout *b, const struct matrix_layout *c, struct error *e)
+{
+    size_t na = matrix_layout_count(a), nb = matrix_layout_count(b), nc = matrix_layout_count(c);
+    size_t most = na > nb ? na : nb;
+
+    most = most > nc ? most : nc;
+    if (workspace_check_memory(w, na * sizeof(float), nb * sizeof(float), nc * sizeof(float), e) < 0 ||
+        reserve_stage(w, most, e) < 0 ||
+        ocl_reserve(w->cl, &w->dA, &w->capA, na * sizeof(float), e) < 0 ||
+        ocl_reserve(w->cl, &w->dB, &w->capB, nb * sizeof(float), e) < 0 ||
+        ocl_reserve(w->cl, &w->dC, &w->capC, nc * sizeof(float), e) < 0)
+        return -1;
+    /* A probe reads the workspace's inputs as smaller matrices: any values will do. */
+    matrix_pack(w->A, s.m, s.k, a, w->stage);
+    if (write_buffer(w, w->dA, na, e) < 0)
+        return -1;
+    matrix_pack(w->B, s.k, s.n, b, w->stage);
+    if (write_buffer(w, w->dB, nb, e) < 0)
+        return -1;
+    for (size_t i = 0; i < nc; i++)
+        w->stage[i] = NAN;
+    return write_buffer(w, w->dC, nc, e);
+}
+
+int workspace_fetch(struct workspace *w, const struct matrix_layout *c, struct error *e)
+{
+    size_t nc = matrix_layout_count(c);
+    cl_int rc;
+
+    if (reserve_stage(w, nc, e) < 0)
+        return -1;
+    rc = clEnqueueReadBuffer(w->cl->queue, w->dC, CL_TRUE, 0, nc * sizeof(float), w->stage, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        clerror_set(e, "clEnqueueReadBuffer", rc);
+        return -1;
+    }
+    matrix_unpack(w->stage, c, w->size.m, w->size.n, w->C);
+    return 0;
+}
+
+/* ---- the generic measurement ---- */
+
+static struct gemm_size shrink(struct gemm_size s, long long most)
+{
+    struct gemm_size p = { s.m < most ? s.m : most, s.n < most ? s.n : most, s.k < most ? s.k : most };
+    return p;
+}
+
+/* Estimates the launch time at the full size from launches at growing smaller sizes. */
+static enum prepare_result estimate(struct runner *rn, const struct measure_config *cfg,
+                                    struct run_result *r)
+{
+    struct gemm_size full = rn->w->size, probe = full;
+    double t = 0.0, full_flops = gemm_flops(full);
+
+    for (long long side = PROBE_FIRST_SIZE;; side *= 2) {
+        enum prepare_result pr;
+        probe = shrink(full, side);
+        if (gemm_flops(probe) * 2.0 > full_flops)
+            return PREPARED;    /* close enough to the full size: just run it */
+        pr = rn->prepare(rn, probe, &r->error);
+        if (pr != PREPARED)
+            return pr;
+        /* The first launch may pay for one-time work; the second is the one to trust. */
+        if (rn->launch(rn, &t, &r->error) < 0 || rn->launch(rn, &t, &r->error) < 0)
+            return FAILED;
+        if (t >= PROBE_MIN_SECONDS)
+            break;
+    }
+    r->estimate_s = t * full_flops / gemm_flops(probe);
+    if (r->estimate_s > cfg->launch_limit_s) {
+        error_set(&r->error, "one launch would take about %.0f s (estimated from %lldx%lldx%lld, "
+                             "which took %.3f s); the limit is %g s: use --max-launch SECONDS or "
+                             "--force to run it anyway",
+                  r->estimate_s, probe.m, probe.n, probe.k, t, cfg->launch_limit_s);
+        return REFUSED;
+    }
+    return PREPARED;
+}
+
+static int timed_reps(const struct measure_config *cfg, double one_launch)
+{
+    double n;
+
+    if (cfg->reps > 0)
+        return cfg->reps;
+    n = one_launch > 0.0 ? cfg->budget_s / one_launch : MEASURE_MAX_REPS;
+    if (n < MEASURE_MIN_REPS)
+        return MEASURE_MIN_REPS;
+    return n > MEASURE_MAX_REPS ? MEASURE_MAX_REPS : (int)n;
+}
+
+void measure_run(struct runner *rn, const struct measure_config *cfg, struct run_result *r)
+{
+    struct workspace *w = rn->w;
+    double t, start, flops = gemm_flops(w->size), *seconds, *gflops;
+    enum prepare_result pr;
+
+    r->size = w->size;
+    pr = PREPARED;
+    if (!cfg->force && flops > PROBE_MIN_FLOPS)
+        pr = estimate(rn, cfg, r);
+    if (pr == PREPARED)
+        pr = rn->prepare(rn, w->size, &r->error);
+    if (pr != PREPARED) {
+        r->status = pr == REFUSED ? RUN_REFUSED : RUN_ERROR;
+        return;
+    }
+    /* The first launch warms up and gives the result to verify. */
+    if (rn->launch(rn, &t, &r->error) < 0 || rn->fetch(rn, &r->error) < 0) {
+        r->status = RUN_ERROR;
+        return;
+    }
+    verify_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, w->seed, &r->verify);
+    if (!r->verify.ok) {
+        r->status = RUN_WRONG;
+        error_set(&r->error, "%s", r->verify.detail);
+        return;
+    }
+    start = now_seconds();
+    if (rn->launch(rn, &t, &r->error) < 0) {
+        r->status = RUN_ERROR;
+        return;
+    }
+    r->wall_s = now_seconds() - start;
+    r->reps = timed_reps(cfg, t);
+    seconds = malloc((size_t)r->reps * sizeof *seconds);
+    gflops = malloc((size_t)r->reps * sizeof *gflops);
+    if (!seconds || !gflops)
+        abort();
+    for (int i = 0; i < r->reps; i++) {
+        if (rn->launch(rn, &seconds[i], &r->error) < 0) {
+            r->status = RUN_ERROR;
+            free(seconds);
+            free(gflops);
+            return;
+        }
+        gflops[i] = seconds[i] > 0.0 ? flops / seconds[i] * 1e-9 : 0.0;
+    }
+    stats_compute(seconds, (size_t)r->reps, &r->seconds);
+    stats_compute(gflops, (size_t)r->reps, &r->gflops);
+    free(seconds);
+    free(gflops);
+    r->status = RUN_OK;
+}
+
+/* ---- lessons ---- */
+
+struct lesson_runner {
+    struct runner base;
+    const struct lesson *lesson;
+    const struct param_set *params;
+    struct gemm_size size;      /* of the prepared launch */
+    struct geometry g;
+    struct matrix_layout a, b, c;
+    cl_program program;
+    cl_kernel kernel;
+};
+
+static enum prepare_result host_prepare(struct runner *self, struct gemm_size s, struct error *e)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+
+    lr->size = s;
+    return geometry_compute(lr->lesson, lr->params, s, &lr->g, e) < 0 ? REFUSED : PREPARED;
+}
+
+static int host_launch(struct runner *self, double *seconds, struct error *e)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+    double start = now_seconds();
+
+    (void)e;
+    hostgemm_float(self->w->A, self->w->B, self->w->C, lr->size.m, lr->size.n, lr->size.k);
+    *seconds = now_seconds() - start;
+    return 0;
+}
+
+static int host_fetch(struct runner *self, struct error *e)
+{
+    (void)self;
+    (void)e;
+    return 0;   /* the host computed straight into w->C */
+}
+
+static void format_params(const struct lesson *l, const struct param_set *ps, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < l->nparams && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%lld", i ? " " : "",
+                                 l->params[i].name, ps->values[i]);
+}
+
+static int build_kernel(struct lesson_runner *lr, struct error *e)
+{
+    struct ocl *cl = lr->base.w->cl;
+    char options[2048];
+    size_t used = 0;
+    char *source;
+    int rc;
+
+    used += (size_t)snprintf(options, sizeof options, "%s", lr->lesson->options ? lr->lesson->options : "");
+    for (size_t i = 0; i < lr->lesson->nparams && used < sizeof options; i++)
+        used += (size_t)snprintf(options + used, sizeof options - used, " -D%s=%lld",
+                                 lr->lesson->params[i].name, lr->params->values[i]);
+    source = lesson_kernel_source(lr->lesson, e);
+    if (!source)
+        return -1;
+    rc = ocl_build(cl, source, options, lr->lesson->entry, &lr->program, &lr->kernel, e);
+    free(source);
+    if (rc < 0)
+        error_prefix(e, "%s", lr->lesson->kernel_file);
+    return rc;
+}
+
+/* Device limits: known from the geometry and, after the build, from the kernel itself. */
+static enum prepare_result check_limits(struct lesson_runner *lr, struct error *e)
+{
+    const struct device_info *d = lr->base.w->cl->device;
+    const struct geometry *g = &lr->g;
+    size_t kernel_max = 0;
+    cl_ulong kernel_local = 0;
+    cl_int rc;
+
+    if (!g->has_local)
+        return PREPARED;
+    for (size_t i = 0; i < g->dims; i++)
+        if (g->local[i] > d->max_item_sizes[i]) {
+            error_set(e, "a work-group of %zu work-items in dimension %zu exceeds the device's %zu",
+                      g->local[i], i, d->max_item_sizes[i]);
+            return REFUSED;
+        }
+    if (g->group_items > d->max_group) {
+        error_set(e, "a work-group of %zu work-items exceeds the device's maximum of %zu",
+                  g->group_items, d->max_group);
+        return REFUSED;
+    }
+    rc = clGetKernelWorkGroupInfo(lr->kernel, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clGetKernelWorkGroupInfo(lr->kernel, d->id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
+                                      &kernel_local, NULL);
+    if (rc != CL_SUCCESS) {
+        clerror_set(e, "clGetKernelWorkGroupInfo", rc);
+        return FAILED;
+    }
+    if (g->group_items > kernel_max) {
+        error_set(e, "this kernel can run at most %zu work-items per group on this device "
+                     "(its registers or local memory limit it); the lesson asks for %zu",
+                  kernel_max, g->group_items);
+        return REFUSED;
+    }
+    /* CL_KERNEL_LOCAL_MEM_SIZE counts the __local arrays of the kernel and, on most
+       implementations, the local arguments already set; take the larger reading. */
+    if ((cl_ulong)g->local_bytes > kernel_local)
+        kernel_local = g->local_bytes;
+    if (kernel_local > d->local_mem) {
+        error_set(e, "the kernel needs %lu bytes of local memory per work-group; the device has %lu",
+                  (unsigned long)kernel_local, (unsigned long)d->local_mem);
+        return REFUSED;
+    }
+    return PREPARED;
+}
+
+static int set_args(struct lesson_runner *lr, struct error *e)
+{
+    struct workspace *w = lr->base.w;
+
+    for (size_t i = 0; i < lr->lesson->nargs; i++) {
+        const struct lesson_arg *a = &lr->lesson->args[i];
+        cl_int rc, value = 0;
+        switch (a->kind) {
+        case ARG_M: value = (cl_int)lr->g.run.m; break;
+        case ARG_N: value = (cl_int)lr->g.run.n; break;
+        case ARG_K: value = (cl_int)lr->g.run.k; break;
+        case ARG_INT: value = (cl_int)lr->g.arg_values[i]; break;
+        default: break;
+        }
+        if (a->kind == ARG_A || a->kind == ARG_B || a->kind == ARG_C) {
+            cl_mem *m = a->kind == ARG_A ? &w->dA : a->kind == ARG_B ? &w->dB : &w->dC;
+            rc = clSetKernelArg(lr->kernel, (cl_uint)i, sizeof(cl_mem), m);
+        } else if (a->kind == ARG_LOCAL) {
+            rc = clSetKernelArg(lr->kernel, (cl_uint)i, (size_t)lr->g.arg_values[i] * sizeof(float), NULL);
+        } else {
+            rc = clSetKernelArg(lr->kernel, (cl_uint)i, sizeof value, &value);
+        }
+        if (rc != CL_SUCCESS) {
+            clerror_set(e, "clSetKernelArg", rc);
+            error_prefix(e, "argument %zu of %s", i + 1, lr->lesson->entry);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static enum prepare_result device_prepare(struct runner *self, struct gemm_size s, struct error *e)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+    const struct lesson *l = lr->lesson;
+    enum prepare_result pr;
+
+    lr->size = s;
+    if (geometry_compute(l, lr->params, s, &lr->g, e) < 0)
+        return REFUSED;
+    if (lr->g.run.m > 0x7fffffff / (lr->g.run.n > lr->g.run.k ? lr->g.run.n : lr->g.run.k)) {
+        error_set(e, "%lldx%lldx%lld is too large for the kernels' int indices", lr->g.run.m,
+                  lr->g.run.n, lr->g.run.k);
+        return REFUSED;
+    }
+    lr->a = (struct matrix_layout){ lr->g.run.m, lr->g.run.k, l->column_major, false };
+    lr->b = l->b_transposed ? (struct matrix_layout){ lr->g.run.n, lr->g.run.k, l->column_major, true }
+                            : (struct matrix_layout){ lr->g.run.k, lr->g.run.n, l->column_major, false };
+    lr->c = (struct matrix_layout){ lr->g.run.m, lr->g.run.n, l->column_major, false };
+    if (!lr->kernel && build_kernel(lr, e) < 0)
+        return FAILED;
+    if (workspace_upload(self->w, s, &lr->a, &lr->b, &lr->c, e) < 0)
+        return REFUSED;
+    if (set_args(lr, e) < 0)
+        return FAILED;
+    pr = check_limits(lr, e);
+    return pr;
+}
+
+static int device_launch(struct runner *self, double *seconds, struct error *e)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+    cl_command_queue q = self->w->cl->queue;
+    cl_event ev;
+    cl_int rc;
+    int result;
+
+    rc = clEnqueueNDRangeKernel(q, lr->kernel, (cl_uint)lr->g.dims, NULL, lr->g.global,
+                                lr->g.has_local ? lr->g.local : NULL, 0, NULL, &ev);
+    if (rc != CL_SUCCESS) {
+        clerror_set(e, "clEnqueueNDRangeKernel", rc);
+        return -1;
+    }
+    rc = clWaitForEvents(1, &ev);
+    if (rc != CL_SUCCESS) {
+        clerror_set(e, "clWaitForEvents", rc);
+        clReleaseEvent(ev);
+        return -1;
+    }
+    result = ocl_event_seconds(ev, seconds, e);
+    clReleaseEvent(ev);
+    return result;
+}
+
+static int device_fetch(struct runner *self, struct error *e)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+    return workspace_fetch(self->w, &lr->c, e);
+}
+
+void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
+                    const struct measure_config *cfg, struct run_result *r)
+{
+    struct lesson_runner lr;
+    struct param_set defaults;
+
+    if (!ps) {
+        param_set_defaults(l, &defaults);
+        ps = &defaults;
+    }
+    memset(&lr, 0, sizeof lr);
+    lr.base.w = w;
+    lr.lesson = l;
+    lr.params = ps;
+    if (l->engine == ENGINE_HOST) {
+        lr.base.prepare = host_prepare;
+        lr.base.launch = host_launch;
+        lr.base.fetch = host_fetch;
+    } else {
+        lr.base.prepare = device_prepare;
+        lr.base.launch = device_launch;
+        lr.base.fetch = device_fetch;
+    }
+    r->lesson = l->number;
+    snprintf(r->title, sizeof r->title, "%s", l->title);
+    format_params(l, ps, r->params, sizeof r->params);
+    if (l->engine == ENGINE_OPENCL && !w->cl) {
+        r->status = RUN_ERROR;
+        error_set(&r->error, "no OpenCL device");
+        return;
+    }
+    measure_run(&lr.base, cfg, r);
+    r->run = lr.g.run;
+    if (lr.kernel)
+        clReleaseKernel(lr.kernel);
+    if (lr.program)
+        clReleaseProgram(lr.program);
+}

@@ -1,0 +1,99 @@
+/* measure.h: runs a lesson at one size, verifies its result, then times it. */
+#ifndef CLMM_MEASURE_H
+#define CLMM_MEASURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "geometry.h"
+#include "lesson.h"
+#include "matrix.h"
+#include "ocl.h"
+#include "stats.h"
+#include "verify.h"
+
+struct measure_config {
+    double budget_s;            /* time for the timed launches; their count adapts to it */
+    int reps;                   /* a fixed number of timed launches instead, when > 0 */
+    double launch_limit_s;      /* refuse a launch estimated to take longer */
+    bool force;                 /* run even then */
+    uint64_t seed;
+};
+
+void measure_config_defaults(struct measure_config *cfg);
+
+#define MEASURE_MIN_REPS 3
+#define MEASURE_MAX_REPS 1000
+
+enum run_status { RUN_OK, RUN_WRONG, RUN_REFUSED, RUN_ERROR };
+
+struct run_result {
+    int lesson;                 /* -1 for a reference library */
+    char title[128];
+    char params[256];           /* "TS=16 WPT=8", empty without parameters */
+    struct gemm_size size;      /* as asked */
+    struct gemm_size run;       /* as launched, after padding */
+    enum run_status status;
+    struct error error;         /* why it was refused or failed; detail: a build log */
+    struct verify_result verify;
+    int reps;
+    struct stats gflops;        /* 2*M*N*K of the asked size over each launch's time */
+    struct stats seconds;       /* each launch's time */
+    double wall_s;              /* one launch on the host clock, from enqueue to completion */
+    double estimate_s;          /* estimated launch time from a smaller size; 0 if none */
+};
+
+void run_result_init(struct run_result *r);
+void run_result_free(struct run_result *r);
+const char *run_status_name(enum run_status s);
+
+/* Inputs and buffers for one size, shared by every lesson measured at it. */
+struct workspace {
+    struct ocl *cl;             /* NULL when only the host is used */
+    struct gemm_size size;
+    uint64_t seed;
+    float *A, *B;               /* row-major, seeded random in [-1, 1) */
+    float *C;                   /* the last result, row-major m x n */
+    float *stage;               /* a device layout on the host */
+    size_t stage_count;
+    cl_mem dA, dB, dC;
+    size_t capA, capB, capC;
+};
+
+int workspace_init(struct workspace *w, struct ocl *cl, struct gemm_size size, uint64_t seed,
+                   struct error *e);
+void workspace_free(struct workspace *w);
+
+void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
+                    const struct measure_config *cfg, struct run_result *r);
+
+/* A way to compute C = A B, driven by measure_run. */
+enum prepare_result { PREPARED, REFUSED, FAILED };
+
+struct runner {
+    /* Gets ready to compute the product of size s from the workspace's inputs (for a probe,
+       smaller than the workspace: any data will do). */
+    enum prepare_result (*prepare)(struct runner *self, struct gemm_size s, struct error *e);
+    /* One launch, waited for; its duration (device time from profiling, or host time). */
+    int (*launch)(struct runner *self, double *seconds, struct error *e);
+    /* Copies the result of the last launch at the full size into w->C. */
+    int (*fetch)(struct runner *self, struct error *e);
+    struct workspace *w;
+};
+
+void measure_run(struct runner *runner, const struct measure_config *cfg, struct run_result *r);
+
+/* For device runners: upload A and B in the given layouts (C is filled with NaN so that an
+   element the kernel never writes fails verification), and read C back. */
+int workspace_upload(struct workspace *w, struct gemm_size s, const struct matrix_layout *a,
+                     const struct matrix_layout *b, const struct matrix_layout *c, struct error *e);
+int workspace_fetch(struct workspace *w, const struct matrix_layout *c, struct error *e);
+
+/* Refuses (returns -1 with the figures) buffers beyond the device's memory. */
+int workspace_check_memory(const struct workspace *w, size_t a_bytes, size_t b_bytes,
+                           size_t c_bytes, struct error *e);
+
+double now_seconds(void);
+
+#endif
