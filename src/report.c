@@ -1,0 +1,341 @@
+/* report.c: lesson lists, lesson pages and benchmark tables in three formats. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+void report_list(FILE *out, const struct lesson_set *set)
+{
+    fprintf(out, " #  %-52s  %s\n", "lesson", "sizes");
+    for (size_t i = 0; i < set->count; i++) {
+        const struct lesson *l = &set->items[i];
+        const char *sizes = l->engine == ENGINE_HOST ? "any (host)"
+                          : l->square ? (l->pad ? "square (pads)" : "square only")
+                          : l->nmultiples ? (l->pad ? "multiples (pads)" : "multiples only")
+                          : "any";
+        fprintf(out, "%2d  %-52.52s  %s\n", l->number, l->title, sizes);
+    }
+}
+
+static void print_facts(FILE *out, const struct lesson *l)
+{
+    fprintf(out, "Lesson %d: %s\n", l->number, l->title);
+    fprintf(out, "From: %s\n", l->sources);
+    if (l->engine == ENGINE_HOST) {
+        fprintf(out, "Runs on the host CPU, one core; no kernel.\n");
+        return;
+    }
+    fprintf(out, "Kernel: %s in %s\n", l->entry, l->kernel_file);
+    fprintf(out, "Storage: %s, B %s%s\n", l->column_major ? "column-major" : "row-major",
+            l->b_transposed ? "transposed (B^T, N x K)" : "as is (K x N)",
+            l->square ? ", square matrices only" : "");
+    fprintf(out, "Arguments:");
+    for (size_t i = 0; i < l->nargs; i++) {
+        static const char *const names[] = { "M", "N", "K", "A", "B", "C" };
+        const struct lesson_arg *a = &l->args[i];
+        if (a->kind == ARG_INT)
+            fprintf(out, " int(%s)", a->expr);
+        else if (a->kind == ARG_LOCAL)
+            fprintf(out, " local(%s)", a->expr);
+        else
+            fprintf(out, " %s", names[a->kind]);
+    }
+    fprintf(out, "\nGlobal range:");
+    for (size_t d = 0; d < l->dims; d++)
+        fprintf(out, "%s %s", d ? " x" : "", l->global[d]);
+    fprintf(out, "\nWork-group:  ");
+    if (l->local_dims == 0)
+        fprintf(out, " chosen by the OpenCL implementation");
+    for (size_t d = 0; d < l->local_dims; d++)
+        fprintf(out, "%s %s", d ? " x" : "", l->local[d]);
+    fputc('\n', out);
+    for (size_t i = 0; i < l->nparams; i++) {
+        fprintf(out, "Parameter %s = %lld (allowed:", l->params[i].name, l->params[i].def);
+        for (size_t v = 0; v < l->params[i].nvalues; v++)
+            fprintf(out, " %lld", l->params[i].values[v]);
+        fprintf(out, ")\n");
+    }
+    for (size_t i = 0; i < l->nmultiples; i++)
+        fprintf(out, "Size: %c a multiple of %s%s\n", l->multiples[i].dim, l->multiples[i].expr,
+                l->pad ? " (padded with zeros otherwise)" : "");
+    for (size_t i = 0; i < l->nrequires; i++)
+        fprintf(out, "Requires: %s\n", l->requires[i].expr);
+}
+
+void report_show(FILE *out, const struct lesson *l, int width)
+{
+    struct error e;
+    char *source;
+
+    error_init(&e);
+    print_facts(out, l);
+    fputc('\n', out);
+    text_print(out, l->text, width);
+    if (l->engine == ENGINE_HOST)
+        return;
+    fprintf(out, "\n==== %s ====\n", l->kernel_file);
+    source = lesson_kernel_source(l, &e);
+    if (source) {
+        fputs(source, out);
+        if (source[0] && source[strlen(source) - 1] != '\n')
+            fputc('\n', out);
+    } else {
+        fprintf(out, "(%s)\n", e.msg);
+    }
+    free(source);
+    error_clear(&e);
+}
+
+/* ---- benchmark reports ---- */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", out);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s == '\n' ? ' ' : *s, out);
+    }
+    fputc('"', out);
+}
+
+static void json_number(FILE *out, const char *key, double v)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (isfinite(v))
+        fprintf(out, "%.6g", v);
+    else
+        fputs("null", out);
+}
+
+void report_begin(struct report *rep, FILE *out, enum report_format format,
+                  const struct device_info *device, const struct measure_config *cfg)
+{
+    char desc[600];
+
+    memset(rep, 0, sizeof *rep);
+    rep->out = out;
+    rep->format = format;
+    rep->device = device;
+    run_result_init(&rep->best);
+    device_describe(device, desc, sizeof desc);
+    switch (format) {
+    case FORMAT_TABLE:
+        fprintf(out, "Device: %s, %u compute units, %s\n", desc, device->compute_units, device->driver);
+        if (cfg->reps > 0)
+            fprintf(out, "Timing: %d launches each after a verified warm-up launch\n", cfg->reps);
+        else
+            fprintf(out, "Timing: launches for about %g s each after a verified warm-up launch\n",
+                    cfg->budget_s);
+        break;
+    case FORMAT_CSV:
+        fputs("device,lesson,title,params,m,n,k,run_m,run_n,run_k,status,gflops_median,gflops_q1,"
+              "gflops_q3,gflops_min,gflops_max,kernel_ms_median,wall_ms,reps,max_error,tolerance,"
+              "verification,estimate_s,message\n", out);
+        break;
+    case FORMAT_JSON:
+        fputs("{\n  \"device\": {\"name\": ", out);
+        json_string(out, device->name);
+        fputs(", \"platform\": ", out);
+        json_string(out, device->platform_name);
+        fprintf(out, ", \"type\": \"%s\", \"compute_units\": %u, \"clock_mhz\": %u, \"driver\": ",
+                device_type_name(device->type), device->compute_units, device->clock_mhz);
+        json_string(out, device->driver);
+        fputs("},\n  \"results\": [", out);
+        break;
+    }
+    fflush(out);
+}
+
+void report_size_begin(struct report *rep, struct gemm_size s)
+{
+    run_result_free(&rep->best);
+    run_result_init(&rep->best);
+    rep->reference_gflops = 0.0;
+    rep->notes[0] = '\0';
+    if (rep->format != FORMAT_TABLE)
+        return;
+    fprintf(rep->out, "\nSize %lldx%lldx%lld (M x N x K): %.3g GFLOP per product\n", s.m, s.n, s.k,
+            gemm_flops(s) * 1e-9);
+    fprintf(rep->out, "  #  %-29s %9s %5s %9s %9s  %s\n", "lesson", "GFLOPS", "+-", "kernel ms",
+            "wall ms", "max err");
+    fflush(rep->out);
+}
+
+static const char *verification_name(const struct verify_result *v)
+{
+    return v->exhaustive ? "exhaustive" : "sampled+projections";
+}
+
+static void note(struct report *rep, const struct run_result *r)
+{
+    size_t used = strlen(rep->notes);
+    char label[12];
+
+    if (!r->params[0] && !(r->status == RUN_OK && memcmp(&r->run, &r->size, sizeof r->size) != 0))
+        return;
+    snprintf(label, sizeof label, "%d", r->lesson);
+    used += (size_t)snprintf(rep->notes + used, sizeof rep->notes - used, "  %3s  %s", label, r->params);
+    if (r->status == RUN_OK && memcmp(&r->run, &r->size, sizeof r->size) != 0 && used < sizeof rep->notes)
+        used += (size_t)snprintf(rep->notes + used, sizeof rep->notes - used, "%spadded to %lldx%lldx%lld",
+                                 r->params[0] ? "; " : "", r->run.m, r->run.n, r->run.k);
+    if (used < sizeof rep->notes)
+        snprintf(rep->notes + used, sizeof rep->notes - used, "\n");
+}
+
+static void table_row(struct report *rep, const struct run_result *r)
+{
+    FILE *out = rep->out;
+    char label[12];
+
+    if (r->lesson < 0)
+        snprintf(label, sizeof label, "ref");
+    else
+        snprintf(label, sizeof label, "%d", r->lesson);
+    fprintf(out, "%3s  %-29.29s ", label, r->title);
+    if (r->status == RUN_OK) {
+        fprintf(out, "%9.1f %4.0f%% %9.3f %9.3f  %.1e\n", r->gflops.median,
+                100.0 * stats_relative_spread(&r->gflops), r->seconds.median * 1e3, r->wall_s * 1e3,
+                r->verify.max_error);
+    } else {
+        fprintf(out, "%s\n", r->status == RUN_WRONG ? "WRONG RESULT (not timed)" : run_status_name(r->status));
+        fprintf(out, "     %s\n", r->error.msg);
+        if (r->error.detail) {
+            fprintf(out, "     build log:\n");
+            for (const char *p = r->error.detail; *p;) {
+                const char *end = strchr(p, '\n');
+                int n = end ? (int)(end - p) : (int)strlen(p);
+                fprintf(out, "       %.*s\n", n, p);
+                p += n + (end != NULL);
+            }
+        }
+    }
+    note(rep, r);
+}
+
+static void csv_row(struct report *rep, const struct run_result *r)
+{
+    FILE *out = rep->out;
+    const struct verify_result *v = &r->verify;
+
+    csv_string(out, rep->device->name);
+    fprintf(out, ",%d,", r->lesson);
+    csv_string(out, r->title);
+    fputc(',', out);
+    csv_string(out, r->params);
+    fprintf(out, ",%lld,%lld,%lld,%lld,%lld,%lld,%s", r->size.m, r->size.n, r->size.k, r->run.m, r->run.n,
+            r->run.k, run_status_name(r->status));
+    if (r->status == RUN_OK)
+        fprintf(out, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.3g,%.3g,%s", r->gflops.median, r->gflops.q1,
+                r->gflops.q3, r->gflops.min, r->gflops.max, r->seconds.median * 1e3, r->wall_s * 1e3,
+                r->reps, v->max_error, v->tolerance, verification_name(v));
+    else if (r->status == RUN_WRONG)
+        fprintf(out, ",,,,,,,,,%.3g,%.3g,%s", v->max_error, v->tolerance, verification_name(v));
+    else
+        fputs(",,,,,,,,,,,", out);
+    fprintf(out, ",%.3g,", r->estimate_s);
+    csv_string(out, r->status == RUN_OK ? "" : r->error.msg);
+    fputc('\n', out);
+}
+
+static void json_row(struct report *rep, const struct run_result *r)
+{
+    FILE *out = rep->out;
+
+    fprintf(out, "%s\n    {\"lesson\": %d, \"title\": ", rep->rows ? "," : "", r->lesson);
+    json_string(out, r->title);
+    fputs(", \"params\": ", out);
+    json_string(out, r->params);
+    fprintf(out, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"run_m\": %lld, \"run_n\": %lld, \"run_k\": %lld, "
+                 "\"status\": \"%s\"",
+            r->size.m, r->size.n, r->size.k, r->run.m, r->run.n, r->run.k, run_status_name(r->status));
+    if (r->status == RUN_OK) {
+        json_number(out, "gflops_median", r->gflops.median);
+        json_number(out, "gflops_q1", r->gflops.q1);
+        json_number(out, "gflops_q3", r->gflops.q3);
+        json_number(out, "gflops_min", r->gflops.min);
+        json_number(out, "gflops_max", r->gflops.max);
+        json_number(out, "kernel_ms_median", r->seconds.median * 1e3);
+        json_number(out, "wall_ms", r->wall_s * 1e3);
+        fprintf(out, ", \"reps\": %d", r->reps);
+    }
+    if (r->status == RUN_OK || r->status == RUN_WRONG) {
+        json_number(out, "max_error", r->verify.max_error);
+        json_number(out, "tolerance", r->verify.tolerance);
+        fprintf(out, ", \"verification\": \"%s\"", verification_name(&r->verify));
+    }
+    if (r->estimate_s > 0)
+        json_number(out, "estimate_s", r->estimate_s);
+    if (r->status != RUN_OK) {
+        fputs(", \"message\": ", out);
+        json_string(out, r->error.msg);
+        if (r->error.detail) {
+            fputs(", \"build_log\": ", out);
+            json_string(out, r->error.detail);
+        }
+    }
+    fputc('}', out);
+}
+
+void report_row(struct report *rep, const struct run_result *r)
+{
+    switch (rep->format) {
+    case FORMAT_TABLE: table_row(rep, r); break;
+    case FORMAT_CSV: csv_row(rep, r); break;
+    case FORMAT_JSON: json_row(rep, r); break;
+    }
+    rep->rows++;
+    if (r->status == RUN_OK && r->lesson < 0)
+        rep->reference_gflops = r->gflops.median;
+    else if (r->status == RUN_OK && r->gflops.median > rep->best.gflops.median) {
+        run_result_free(&rep->best);
+        rep->best = *r;
+        error_init(&rep->best.error);   /* the copy does not own r's messages */
+    }
+    fflush(rep->out);
+}
+
+void report_size_end(struct report *rep)
+{
+    if (rep->format != FORMAT_TABLE)
+        return;
+    if (rep->notes[0])
+        fprintf(rep->out, "Parameters:\n%s", rep->notes);
+    if (rep->best.gflops.median > 0) {
+        fprintf(rep->out, "Fastest lesson: %d (%s) at %.1f GFLOPS", rep->best.lesson, rep->best.title,
+                rep->best.gflops.median);
+        if (rep->reference_gflops > 0)
+            fprintf(rep->out, ", %.0f%% of CLBlast SGEMM (%.1f GFLOPS)",
+                    100.0 * rep->best.gflops.median / rep->reference_gflops, rep->reference_gflops);
+        fputc('\n', rep->out);
+    }
+    fflush(rep->out);
+}
+
+void report_end(struct report *rep)
+{
+    if (rep->format == FORMAT_JSON)
+        fputs("\n  ]\n}\n", rep->out);
+    run_result_free(&rep->best);
+    fflush(rep->out);
+}

@@ -1,0 +1,37 @@
+/* report.h: what the command line prints: lesson lists, lessons, and result tables. */
+#ifndef CLMM_REPORT_H
+#define CLMM_REPORT_H
+
+#include <stdio.h>
+
+#include "device.h"
+#include "lesson.h"
+#include "measure.h"
+
+enum report_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+
+void report_list(FILE *out, const struct lesson_set *set);
+
+/* The lesson's facts, explanation and kernel source, wrapped to width. */
+void report_show(FILE *out, const struct lesson *l, int width);
+
+/* A benchmark report: begin, then for each size a group of rows, then end. Rows are
+   printed as they come, so a long run shows progress. */
+struct report {
+    FILE *out;
+    enum report_format format;
+    const struct device_info *device;
+    int rows;                   /* printed so far, over all sizes */
+    struct run_result best;     /* the fastest lesson of the current size */
+    double reference_gflops;    /* CLBlast at the current size, 0 if none */
+    char notes[4096];           /* parameters and padding of the current size's rows */
+};
+
+void report_begin(struct report *rep, FILE *out, enum report_format format,
+                  const struct device_info *device, const struct measure_config *cfg);
+void report_size_begin(struct report *rep, struct gemm_size size);
+void report_row(struct report *rep, const struct run_result *r);
+void report_size_end(struct report *rep);
+void report_end(struct report *rep);
+
+#endif

@@ -1,0 +1,193 @@
+/* text.c: layout of lesson explanations. */
+#include "text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t utf8_width(const char *s, size_t n)
+{
+    size_t w = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+static void push(struct text_lines *out, enum text_kind kind, int indent, const char *s, size_t n)
+{
+    struct text_line *l;
+
+    out->items = realloc(out->items, (out->count + 1) * sizeof *out->items);
+    if (!out->items)
+        abort();
+    l = &out->items[out->count++];
+    l->kind = kind;
+    l->indent = indent;
+    l->text = malloc(n + 1);
+    if (!l->text)
+        abort();
+    memcpy(l->text, s, n);
+    l->text[n] = '\0';
+}
+
+/* Greedy word wrap of one paragraph's words into lines of at most width - indent columns. */
+static void wrap(struct text_lines *out, enum text_kind kind, int first_indent, int indent,
+                 const char *text, int width)
+{
+    const char *p = text;
+    char *line = malloc(strlen(text) + 1);
+    size_t len = 0, cols = 0;
+    int cur_indent = first_indent;
+
+    if (!line)
+        abort();
+    while (*p) {
+        const char *word;
+        size_t n, w;
+        while (*p == ' ' || *p == '\n' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        word = p;
+        while (*p && *p != ' ' && *p != '\n' && *p != '\t')
+            p++;
+        n = (size_t)(p - word);
+        w = utf8_width(word, n);
+        if (len > 0 && (int)(cols + 1 + w) > width - cur_indent) {
+            push(out, kind, cur_indent, line, len);
+            kind = kind == TEXT_ITEM ? TEXT_PARAGRAPH : kind;   /* continuation lines */
+            cur_indent = indent;
+            len = cols = 0;
+        }
+        if (len > 0) {
+            line[len++] = ' ';
+            cols++;
+        }
+        memcpy(line + len, word, n);
+        len += n;
+        cols += w;
+    }
+    if (len > 0)
+        push(out, kind, cur_indent, line, len);
+    free(line);
+}
+
+static void flush(struct text_lines *out, char *para, size_t *len, enum text_kind kind, int width)
+{
+    if (*len == 0)
+        return;
+    para[*len] = '\0';
+    if (kind == TEXT_ITEM)
+        wrap(out, TEXT_ITEM, 2, 2, para, width);
+    else
+        wrap(out, kind, 0, 0, para, width);
+    *len = 0;
+}
+
+void text_layout(const char *markup, int width, struct text_lines *out)
+{
+    char *para = malloc(strlen(markup) + 1);
+    size_t len = 0;
+    enum text_kind kind = TEXT_PARAGRAPH;
+    const char *p = markup;
+
+    if (!para)
+        abort();
+    out->items = NULL;
+    out->count = 0;
+    if (width < 20)
+        width = 20;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        const char *line = p;
+        int blank = 1;
+
+        p += n + (end != NULL);
+        for (size_t i = 0; i < n; i++)
+            if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+                blank = 0;
+        if (blank) {
+            flush(out, para, &len, kind, width);
+            if (out->count && out->items[out->count - 1].kind != TEXT_BLANK)
+                push(out, TEXT_BLANK, 0, "", 0);
+            continue;
+        }
+        if (n >= 4 && strncmp(line, "    ", 4) == 0) {
+            flush(out, para, &len, kind, width);
+            push(out, TEXT_VERBATIM, 4, line + 4, n - 4);
+            continue;
+        }
+        if (n > 3 && strncmp(line, "## ", 3) == 0) {
+            flush(out, para, &len, kind, width);
+            push(out, TEXT_HEADING, 0, line + 3, n - 3);
+            continue;
+        }
+        if (n > 2 && strncmp(line, "- ", 2) == 0) {
+            flush(out, para, &len, kind, width);
+            kind = TEXT_ITEM;
+            line += 2;
+            n -= 2;
+        } else if (len == 0) {
+            kind = TEXT_PARAGRAPH;
+        }
+        if (len > 0)
+            para[len++] = ' ';
+        memcpy(para + len, line, n);
+        len += n;
+    }
+    flush(out, para, &len, kind, width);
+    while (out->count && out->items[out->count - 1].kind == TEXT_BLANK)
+        free(out->items[--out->count].text);
+    free(para);
+}
+
+void text_lines_free(struct text_lines *lines)
+{
+    for (size_t i = 0; i < lines->count; i++)
+        free(lines->items[i].text);
+    free(lines->items);
+    lines->items = NULL;
+    lines->count = 0;
+}
+
+/* Drops the '*' of emphasis; keeps everything inside `code` as it is. */
+static void print_plain(FILE *out, const char *s)
+{
+    int in_code = 0;
+
+    for (; *s; s++) {
+        if (*s == '`')
+            in_code = !in_code;
+        if (*s == '*' && !in_code)
+            continue;
+        fputc(*s, out);
+    }
+}
+
+void text_print(FILE *out, const char *markup, int width)
+{
+    struct text_lines lines;
+
+    text_layout(markup, width, &lines);
+    for (size_t i = 0; i < lines.count; i++) {
+        const struct text_line *l = &lines.items[i];
+        /* An item's first line has its bullet in the indent. */
+        if (l->kind == TEXT_ITEM)
+            fprintf(out, "%*s- ", l->indent - 2, "");
+        else
+            fprintf(out, "%*s", l->indent, "");
+        if (l->kind == TEXT_VERBATIM)
+            fputs(l->text, out);
+        else
+            print_plain(out, l->text);
+        fputc('\n', out);
+        if (l->kind == TEXT_HEADING) {
+            for (size_t w = utf8_width(l->text, strlen(l->text)); w > 0; w--)
+                fputc('-', out);
+            fputc('\n', out);
+        }
+    }
+    text_lines_free(&lines);
+}

@@ -1,0 +1,28 @@
+/* text.h: lesson explanations (light markup, see lessons/FORMAT) laid out as lines. */
+#ifndef CLMM_TEXT_H
+#define CLMM_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum text_kind { TEXT_PARAGRAPH, TEXT_HEADING, TEXT_ITEM, TEXT_VERBATIM, TEXT_BLANK };
+
+struct text_line {
+    enum text_kind kind;
+    int indent;                 /* columns before the text; an item's bullet "- " is in it */
+    char *text;                 /* markup spans (*emphasis*, `code`) kept for the caller */
+};
+
+struct text_lines {
+    struct text_line *items;
+    size_t count;
+};
+
+/* Wraps markup to width columns (counting UTF-8 characters). */
+void text_layout(const char *markup, int width, struct text_lines *out);
+void text_lines_free(struct text_lines *lines);
+
+/* Plain-text rendering: headings underlined, emphasis marks removed, code spans kept. */
+void text_print(FILE *out, const char *markup, int width);
+
+#endif
