@@ -1,0 +1,273 @@
+/* commands.c: the command-line modes: list, devices, show, bench and the lesson walk-through. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "datadir.h"
+#include "device.h"
+#include "measure.h"
+#include "ocl.h"
+#include "reference.h"
+#include "report.h"
+
+static int fail(int status, const struct error *e)
+{
+    fprintf(stderr, "clmm-tutor: %s\n", e->msg);
+    if (e->detail)
+        fprintf(stderr, "%s\n", e->detail);
+    return status;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "clmm-tutor: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'clmm-tutor --help'.\n");
+    return EXIT_USAGE;
+}
+
+static int terminal_width(void)
+{
+    struct winsize ws;
+
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+        return ws.ws_col > 100 ? 100 : ws.ws_col;
+    return 80;
+}
+
+static int load_lessons(const struct options *opts, struct lesson_set *set)
+{
+    char dir[4096];
+    struct error e;
+
+    error_init(&e);
+    if (opts->lessons_dir)
+        snprintf(dir, sizeof dir, "%s", opts->lessons_dir);
+    else
+        snprintf(dir, sizeof dir, "%s/lessons", datadir_get());
+    if (lesson_set_load(dir, set, &e) < 0)
+        return fail(EXIT_ENVIRONMENT, &e);
+    return EXIT_OK;
+}
+
+static void list_numbers(const struct lesson_set *set, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < set->count && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? " " : "", set->items[i].number);
+}
+
+static const struct lesson *find_lesson(const struct lesson_set *set, int number)
+{
+    const struct lesson *l = lesson_set_find(set, number);
+    char numbers[512];
+
+    if (!l) {
+        list_numbers(set, numbers, sizeof numbers);
+        fprintf(stderr, "clmm-tutor: there is no lesson %d (lessons: %s)\nTry 'clmm-tutor --list'.\n",
+                number, numbers);
+    }
+    return l;
+}
+
+/* Applies --param to a lesson. Returns 0, or EXIT_USAGE after saying what was wrong. */
+static int lesson_params(const struct options *opts, const struct lesson *l, struct param_set *ps)
+{
+    param_set_defaults(l, ps);
+    for (size_t i = 0; i < opts->nparams; i++) {
+        const struct param_override *o = &opts->params[i];
+        int at = lesson_param_index(l, o->name);
+        if (at < 0)
+            continue;
+        if (!lesson_param_allows(&l->params[at], o->value)) {
+            char allowed[256] = "";
+            for (size_t v = 0; v < l->params[at].nvalues; v++)
+                snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%lld",
+                         v ? ", " : "", l->params[at].values[v]);
+            fprintf(stderr, "clmm-tutor: --param %s=%lld: lesson %d allows %s = %s\n", o->name, o->value,
+                    l->number, o->name, allowed);
+            return EXIT_USAGE;
+        }
+        ps->values[at] = o->value;
+    }
+    return 0;
+}
+
+/* Every --param must name a parameter of at least one selected lesson. */
+static int check_param_names(const struct options *opts, const struct lesson_set *set, int lesson)
+{
+    for (size_t i = 0; i < opts->nparams; i++) {
+        int known = 0;
+        for (size_t j = 0; j < set->count; j++)
+            if ((lesson < 0 || set->items[j].number == lesson) &&
+                lesson_param_index(&set->items[j], opts->params[i].name) >= 0)
+                known = 1;
+        if (!known)
+            return usage_error(lesson < 0 ? "--param: no lesson has a parameter called %s"
+                                          : "--param: the lesson has no parameter called %s (--show lists them)",
+                               opts->params[i].name);
+    }
+    return 0;
+}
+
+static int open_device(const struct options *opts, struct device_list *list, struct ocl *cl)
+{
+    const struct device_info *d;
+    const char *spec = opts->device ? opts->device : getenv("CLMM_TUTOR_DEVICE");
+    struct error e;
+
+    error_init(&e);
+    if (device_list_load(list, &e) < 0)
+        return fail(EXIT_ENVIRONMENT, &e);
+    d = device_select(list, spec, &e);
+    if (!d) {
+        device_list_free(list);
+        return fail(EXIT_ENVIRONMENT, &e);
+    }
+    if (ocl_open(cl, d, &e) < 0) {
+        device_list_free(list);
+        return fail(EXIT_ENVIRONMENT, &e);
+    }
+    return EXIT_OK;
+}
+
+/* Measures the selected lessons at every size; a failing lesson does not stop the others. */
+static int bench(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
+{
+    struct report rep;
+    int status = EXIT_OK;
+
+    report_begin(&rep, stdout, opts->format, cl->device, &opts->measure);
+    for (size_t s = 0; s < opts->nsizes; s++) {
+        struct workspace w;
+        struct error e;
+
+        error_init(&e);
+        report_size_begin(&rep, opts->sizes[s]);
+        if (workspace_init(&w, cl, opts->sizes[s], opts->measure.seed, &e) < 0) {
+            fail(EXIT_RUN_FAILED, &e);
+            status = EXIT_RUN_FAILED;
+            continue;
+        }
+        for (size_t i = 0; i < set->count; i++) {
+            const struct lesson *l = &set->items[i];
+            struct param_set ps;
+            struct run_result r;
+            if (lesson >= 0 && l->number != lesson)
+                continue;
+            lesson_params(opts, l, &ps);
+            run_result_init(&r);
+            measure_lesson(&w, l, &ps, &opts->measure, &r);
+            report_row(&rep, &r);
+            if (r.status != RUN_OK)
+                status = EXIT_RUN_FAILED;
+            run_result_free(&r);
+        }
+        if (reference_available() && !opts->no_reference) {
+            struct run_result r;
+            run_result_init(&r);
+            reference_measure(&w, &opts->measure, &r);
+            report_row(&rep, &r);
+            run_result_free(&r);
+        }
+        workspace_free(&w);
+        report_size_end(&rep);
+    }
+    report_end(&rep);
+    return status;
+}
+
+static int with_device(const struct options *opts, const struct lesson_set *set, int lesson)
+{
+    struct device_list list;
+    struct ocl cl;
+    int status = open_device(opts, &list, &cl);
+
+    if (status != EXIT_OK)
+        return status;
+    status = bench(opts, set, lesson, &cl);
+    ocl_close(&cl);
+    device_list_free(&list);
+    return status;
+}
+
+static int devices(void)
+{
+    struct device_list list;
+    struct error e;
+
+    error_init(&e);
+    if (device_list_load(&list, &e) < 0)
+        return fail(EXIT_ENVIRONMENT, &e);
+    device_list_print(stdout, &list);
+    device_list_free(&list);
+    return EXIT_OK;
+}
+
+int commands_run(const struct options *opts)
+{
+    struct lesson_set set;
+    int lesson = opts->lesson, status;
+
+    switch (opts->mode) {
+    case MODE_HELP:
+        options_usage(stdout);
+        return EXIT_OK;
+    case MODE_VERSION:
+        printf("clmm-tutor %s\n", PACKAGE_VERSION);
+        return EXIT_OK;
+    case MODE_DEVICES:
+        return devices();
+    default:
+        break;
+    }
+    if ((status = load_lessons(opts, &set)) != EXIT_OK)
+        return status;
+    if (opts->mode == MODE_TUTOR && lesson == LESSON_UNSET)
+        lesson = 1;
+    if (lesson >= 0 && !find_lesson(&set, lesson)) {
+        lesson_set_free(&set);
+        return EXIT_USAGE;
+    }
+    if ((status = check_param_names(opts, &set, opts->mode == MODE_BENCH && lesson == LESSON_UNSET ? LESSON_ALL : lesson)) != 0) {
+        lesson_set_free(&set);
+        return status;
+    }
+    for (size_t i = 0; i < set.count && status == 0; i++) {
+        struct param_set ps;
+        if (lesson < 0 || set.items[i].number == lesson)
+            status = lesson_params(opts, &set.items[i], &ps);
+    }
+    if (status != 0) {
+        lesson_set_free(&set);
+        return status;
+    }
+    switch (opts->mode) {
+    case MODE_LIST:
+        report_list(stdout, &set);
+        break;
+    case MODE_SHOW:
+        report_show(stdout, lesson_set_find(&set, lesson), terminal_width());
+        break;
+    case MODE_BENCH:
+        status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson);
+        break;
+    default:
+        /* Until the interactive screen exists: the lesson, then its measurement. */
+        report_show(stdout, lesson_set_find(&set, lesson), terminal_width());
+        printf("\n");
+        fflush(stdout);
+        status = with_device(opts, &set, lesson);
+        if (lesson_set_find(&set, lesson + 1))
+            printf("\nNext: clmm-tutor --lesson %d   (all lessons: clmm-tutor --list)\n", lesson + 1);
+        break;
+    }
+    lesson_set_free(&set);
+    return status;
+}

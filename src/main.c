@@ -1,0 +1,18 @@
+/* main.c: clmm-tutor, a tutor of OpenCL matrix multiplication. */
+#include <stdio.h>
+
+#include "commands.h"
+#include "options.h"
+
+int main(int argc, char **argv)
+{
+    struct options opts;
+    struct error e;
+
+    error_init(&e);
+    if (options_parse(argc, argv, &opts, &e) < 0) {
+        fprintf(stderr, "clmm-tutor: %s\nTry 'clmm-tutor --help'.\n", e.msg);
+        return EXIT_USAGE;
+    }
+    return commands_run(&opts);
+}

@@ -1,0 +1,292 @@
+/* options.c: parsing and checking the command line; every mistake is one clear line. */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_LIST = 256, OPT_DEVICES, OPT_SHOW, OPT_BENCH, OPT_LESSON, OPT_SIZE, OPT_REPS, OPT_FORMAT,
+    OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
+    OPT_NO_REFERENCE, OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+    { "list", no_argument, NULL, OPT_LIST },
+    { "devices", no_argument, NULL, OPT_DEVICES },
+    { "show", required_argument, NULL, OPT_SHOW },
+    { "bench", no_argument, NULL, OPT_BENCH },
+    { "lesson", required_argument, NULL, OPT_LESSON },
+    { "size", required_argument, NULL, OPT_SIZE },
+    { "reps", required_argument, NULL, OPT_REPS },
+    { "format", required_argument, NULL, OPT_FORMAT },
+    { "device", required_argument, NULL, OPT_DEVICE },
+    { "lessons", required_argument, NULL, OPT_LESSONS },
+    { "param", required_argument, NULL, OPT_PARAM },
+    { "budget", required_argument, NULL, OPT_BUDGET },
+    { "max-launch", required_argument, NULL, OPT_MAX_LAUNCH },
+    { "force", no_argument, NULL, OPT_FORCE },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "no-reference", no_argument, NULL, OPT_NO_REFERENCE },
+    { "help", no_argument, NULL, OPT_HELP },
+    { "version", no_argument, NULL, OPT_VERSION },
+    { NULL, 0, NULL, 0 },
+};
+
+void options_usage(FILE *out)
+{
+    fputs("Usage: clmm-tutor [OPTION]...\n"
+          "Learn OpenCL matrix multiplication (C = A B, single precision) stage by stage,\n"
+          "measured and verified on your own device.\n"
+          "\n"
+          "Modes:\n"
+          "  (none)              walk through lesson 1 on the default device\n"
+          "  --lesson N          print lesson N with its kernel, then measure it\n"
+          "  --list              list the lessons\n"
+          "  --devices           list the OpenCL platforms and devices\n"
+          "  --show N            print lesson N and its kernel source\n"
+          "  --bench             measure lessons (all, or --lesson N) and print a table\n"
+          "  --help, --version\n"
+          "\n"
+          "Options:\n"
+          "  --lesson N|all      the lesson(s) to measure\n"
+          "  --size S            1024, a list 512,1024, or MxNxK such as 1000x700x300\n"
+          "                      (default 1024)\n"
+          "  --device D          index (1), platform:device (1:0) or a name fragment\n"
+          "                      (h100, cpu, pocl); default: the first GPU, else the first device\n"
+          "  --param NAME=VALUE  set a lesson parameter (repeatable)\n"
+          "  --reps N            time N launches instead of adapting to the budget\n"
+          "  --budget SECONDS    time spent on timed launches per measurement (default 1)\n"
+          "  --max-launch SECS   refuse launches estimated to take longer (default 10)\n"
+          "  --force             run even launches estimated to take longer\n"
+          "  --format F          table, csv or json (default table)\n"
+          "  --lessons DIR       load lessons from DIR instead of the installed ones\n"
+          "  --seed N            seed of the random inputs (default 42)\n"
+          "  --no-reference      do not measure CLBlast beside the lessons\n"
+          "\n"
+          "Exit status: 0 all verified, 1 a run was wrong, refused or failed, 2 bad arguments,\n"
+          "3 no usable OpenCL device or unreadable lessons. See clmm-tutor(1).\n", out);
+}
+
+static int parse_long(const char *text, long long *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtoll(text, &end, 10);
+    return (end == text || *end != '\0' || errno) ? -1 : 0;
+}
+
+static int parse_positive_double(const char *option, const char *text, double *out, struct error *e)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtod(text, &end);
+    if (end == text || *end != '\0' || errno || !(*out > 0.0) || *out > 1e6) {
+        error_set(e, "%s: \"%s\" is not a positive number of seconds", option, text);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_side(const char *text, long long *side, struct error *e)
+{
+    if (parse_long(text, side) < 0) {
+        error_set(e, "--size: \"%s\" is not a number (examples: 1024, 512,1024, 1000x700x300)", text);
+        return -1;
+    }
+    if (*side <= 0) {
+        error_set(e, "--size: %lld is not a positive size", *side);
+        return -1;
+    }
+    if (*side > OPTIONS_MAX_SIDE) {
+        error_set(e, "--size: %lld is too large (at most %d per side)", *side, OPTIONS_MAX_SIDE);
+        return -1;
+    }
+    return 0;
+}
+
+int options_parse_sizes(const char *text, struct gemm_size *sizes, size_t *count, struct error *e)
+{
+    char *copy = strdup(text), *save = NULL;
+    int rc = 0;
+
+    *count = 0;
+    if (!*text) {
+        error_set(e, "--size: empty (examples: 1024, 512,1024, 1000x700x300)");
+        free(copy);
+        return -1;
+    }
+    for (char *item = strtok_r(copy, ",", &save); item && rc == 0; item = strtok_r(NULL, ",", &save)) {
+        long long side[3];
+        int n = 0;
+        char *x_save = NULL;
+        if (*count == OPTIONS_MAX_SIZES) {
+            error_set(e, "--size: at most %d sizes", OPTIONS_MAX_SIZES);
+            rc = -1;
+            break;
+        }
+        for (char *part = strtok_r(item, "xX", &x_save); part; part = strtok_r(NULL, "xX", &x_save)) {
+            if (n == 3 || parse_side(part, &side[n], e) < 0) {
+                if (n == 3)
+                    error_set(e, "--size: \"%s\" has more than three sides (MxNxK)", text);
+                rc = -1;
+                break;
+            }
+            n++;
+        }
+        if (rc == 0 && n != 1 && n != 3) {
+            error_set(e, "--size: give one side (1024) or three (MxNxK), not \"%s\"", text);
+            rc = -1;
+        }
+        if (rc == 0)
+            sizes[(*count)++] = n == 1 ? (struct gemm_size){ side[0], side[0], side[0] }
+                                       : (struct gemm_size){ side[0], side[1], side[2] };
+    }
+    if (rc == 0 && *count == 0) {
+        error_set(e, "--size: no size in \"%s\"", text);
+        rc = -1;
+    }
+    free(copy);
+    return rc;
+}
+
+static int parse_lesson(const char *option, const char *text, int allow_all, int *lesson, struct error *e)
+{
+    long long n;
+
+    if (allow_all && strcmp(text, "all") == 0) {
+        *lesson = LESSON_ALL;
+        return 0;
+    }
+    if (parse_long(text, &n) < 0 || n < 0 || n > 99) {
+        error_set(e, "%s: \"%s\" is not a lesson number (0 to 99%s; see --list)", option, text,
+                  allow_all ? ", or all" : "");
+        return -1;
+    }
+    *lesson = (int)n;
+    return 0;
+}
+
+static int parse_param(const char *text, struct options *opts, struct error *e)
+{
+    const char *eq = strchr(text, '=');
+    struct param_override *p;
+
+    if (opts->nparams == OPTIONS_MAX_PARAMS) {
+        error_set(e, "--param: at most %d parameters", OPTIONS_MAX_PARAMS);
+        return -1;
+    }
+    p = &opts->params[opts->nparams];
+    if (!eq || eq == text || (size_t)(eq - text) >= sizeof p->name || parse_long(eq + 1, &p->value) < 0) {
+        error_set(e, "--param: expected NAME=VALUE with an integer value, such as TS=32, not \"%s\"", text);
+        return -1;
+    }
+    snprintf(p->name, sizeof p->name, "%.*s", (int)(eq - text), text);
+    opts->nparams++;
+    return 0;
+}
+
+static int set_mode(struct options *opts, enum mode mode, const char *option, struct error *e)
+{
+    if (opts->mode != MODE_TUTOR && opts->mode != mode) {
+        error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --bench)", option);
+        return -1;
+    }
+    opts->mode = mode;
+    return 0;
+}
+
+int options_parse(int argc, char **argv, struct options *opts, struct error *e)
+{
+    int c, show = -1;
+    long long n;
+
+    memset(opts, 0, sizeof *opts);
+    opts->mode = MODE_TUTOR;
+    opts->lesson = LESSON_UNSET;
+    opts->format = FORMAT_TABLE;
+    measure_config_defaults(&opts->measure);
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+        int rc = 0;
+        switch (c) {
+        case OPT_LIST: rc = set_mode(opts, MODE_LIST, "--list", e); break;
+        case OPT_DEVICES: rc = set_mode(opts, MODE_DEVICES, "--devices", e); break;
+        case OPT_SHOW:
+            rc = set_mode(opts, MODE_SHOW, "--show", e);
+            if (rc == 0)
+                rc = parse_lesson("--show", optarg, 0, &show, e);
+            break;
+        case OPT_BENCH: rc = set_mode(opts, MODE_BENCH, "--bench", e); break;
+        case OPT_LESSON: rc = parse_lesson("--lesson", optarg, 1, &opts->lesson, e); break;
+        case OPT_SIZE: rc = options_parse_sizes(optarg, opts->sizes, &opts->nsizes, e); break;
+        case OPT_REPS:
+            if (parse_long(optarg, &n) < 0 || n < 1 || n > 100000) {
+                error_set(e, "--reps: \"%s\" is not a count from 1 to 100000", optarg);
+                rc = -1;
+            }
+            opts->measure.reps = (int)n;
+            break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "table") == 0)
+                opts->format = FORMAT_TABLE;
+            else if (strcmp(optarg, "csv") == 0)
+                opts->format = FORMAT_CSV;
+            else if (strcmp(optarg, "json") == 0)
+                opts->format = FORMAT_JSON;
+            else {
+                error_set(e, "--format: \"%s\" is not a format (table, csv or json)", optarg);
+                rc = -1;
+            }
+            break;
+        case OPT_DEVICE: opts->device = optarg; break;
+        case OPT_LESSONS: opts->lessons_dir = optarg; break;
+        case OPT_PARAM: rc = parse_param(optarg, opts, e); break;
+        case OPT_BUDGET: rc = parse_positive_double("--budget", optarg, &opts->measure.budget_s, e); break;
+        case OPT_MAX_LAUNCH:
+            rc = parse_positive_double("--max-launch", optarg, &opts->measure.launch_limit_s, e);
+            break;
+        case OPT_FORCE: opts->measure.force = true; break;
+        case OPT_SEED:
+            if (parse_long(optarg, &n) < 0 || n < 0) {
+                error_set(e, "--seed: \"%s\" is not a non-negative integer", optarg);
+                rc = -1;
+            }
+            opts->measure.seed = (uint64_t)n;
+            break;
+        case OPT_NO_REFERENCE: opts->no_reference = true; break;
+        case OPT_HELP: opts->mode = MODE_HELP; return 0;
+        case OPT_VERSION: opts->mode = MODE_VERSION; return 0;
+        case ':':
+            error_set(e, "%s needs a value", argv[optind - 1]);
+            return -1;
+        default:
+            if (optopt)
+                error_set(e, "%s needs a value", argv[optind - 1]);
+            else
+                error_set(e, "unknown option \"%s\"", argv[optind - 1]);
+            return -1;
+        }
+        if (rc < 0)
+            return -1;
+    }
+    if (optind < argc) {
+        error_set(e, "unexpected argument \"%s\" (options start with --)", argv[optind]);
+        return -1;
+    }
+    if (opts->mode == MODE_SHOW)
+        opts->lesson = show;
+    if (opts->lesson == LESSON_ALL && opts->mode != MODE_BENCH) {
+        error_set(e, "--lesson all needs --bench (one lesson at a time otherwise)");
+        return -1;
+    }
+    if (opts->nsizes == 0) {
+        opts->sizes[0] = (struct gemm_size){ 1024, 1024, 1024 };
+        opts->nsizes = 1;
+    }
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* options.h: the command line. */
+#ifndef CLMM_OPTIONS_H
+#define CLMM_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "geometry.h"
+#include "report.h"
+
+#define OPTIONS_MAX_SIZES 16
+#define OPTIONS_MAX_PARAMS 16
+#define OPTIONS_MAX_SIDE 65536  /* a larger side is refused before anything runs */
+
+enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_HELP, MODE_VERSION };
+
+#define LESSON_ALL (-1)
+#define LESSON_UNSET (-2)
+
+struct param_override {
+    char name[64];
+    long long value;
+};
+
+struct options {
+    enum mode mode;
+    int lesson;                 /* LESSON_ALL, LESSON_UNSET or a number */
+    struct gemm_size sizes[OPTIONS_MAX_SIZES];
+    size_t nsizes;
+    enum report_format format;
+    const char *device;         /* NULL: CLMM_TUTOR_DEVICE, else the default */
+    const char *lessons_dir;    /* NULL: the installed (or source tree) lessons */
+    struct param_override params[OPTIONS_MAX_PARAMS];
+    size_t nparams;
+    bool no_reference;
+    struct measure_config measure;
+};
+
+/* Fills opts from argv. Returns 0, or -1 with a one-line message in e (exit status 2). */
+int options_parse(int argc, char **argv, struct options *opts, struct error *e);
+
+/* Parses "1024", "512,1024" or "1000x700x300"; -1 with a message when malformed. */
+int options_parse_sizes(const char *text, struct gemm_size *sizes, size_t *count, struct error *e);
+
+void options_usage(FILE *out);
+
+#endif
