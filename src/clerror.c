@@ -21,6 +21,7 @@ static const struct cl_status_name names[] = {
     { -8, "CL_MEM_COPY_OVERLAP" },
     { -9, "CL_IMAGE_FORMAT_MISMATCH" },
     { -10, "CL_IMAGE_FORMAT_NOT_SUPPORTED" },
+    { -11, "CL_BUILD_PROGRAM_FAILURE" },
     { -12, "CL_MAP_FAILURE" },
     { -13, "CL_MISALIGNED_SUB_BUFFER_OFFSET" },
     { -14, "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST" },
