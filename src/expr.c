@@ -72,8 +72,12 @@ static long long call_function(struct parser *ps, const char *name, size_t len)
         return fail(ps, "cdiv and roundup need a positive second argument");
     if (len == 4 && strncmp(name, "cdiv", 4) == 0)
         return a / b + (a % b > 0);
-    if (len == 7 && strncmp(name, "roundup", 7) == 0)
-        return (a / b + (a % b > 0)) * b;
+    if (len == 7 && strncmp(name, "roundup", 7) == 0) {
+        long long r;
+        if (__builtin_mul_overflow(a / b + (a % b > 0), b, &r))
+            return fail(ps, "integer overflow");
+        return r;
+    }
     return fail(ps, "unknown function (known: min, max, cdiv, roundup)");
 }
 
@@ -139,6 +143,8 @@ static long long parse_product(struct parser *ps)
                 return 0;
             if (r == 0)
                 return fail(ps, "division by zero");
+            if (v == LLONG_MIN && r == -1)
+                return fail(ps, "integer overflow");
             v = is_div ? v / r : v % r;
         } else {
             return v;
