@@ -66,7 +66,7 @@ void options_usage(FILE *out)
           "  --no-reference      do not measure CLBlast beside the lessons\n"
           "\n"
           "Exit status: 0 all verified, 1 a run was wrong, refused or failed, 2 bad arguments,\n"
-          "3 no usable OpenCL device or unreadable lessons. See clmm-tutor(1).\n", out);
+          "3 no usable OpenCL device or unreadable/malformed lessons; see clmm-tutor(1).\n", out);
 }
 
 static int parse_long(const char *text, long long *out)
@@ -108,49 +108,68 @@ static int parse_side(const char *text, long long *side, struct error *e)
     return 0;
 }
 
-int options_parse_sizes(const char *text, struct gemm_size *sizes, size_t *count, struct error *e)
+/* One size: "1024" or "MxNxK". */
+static int parse_one_size(const char *item, const char *text, struct gemm_size *size, struct error *e)
 {
-    char *copy = strdup(text), *save = NULL;
-    int rc = 0;
+    long long side[3];
+    int n = 0;
 
-    *count = 0;
-    if (!*text) {
-        error_set(e, "--size: empty (examples: 1024, 512,1024, 1000x700x300)");
-        free(copy);
-        return -1;
-    }
-    for (char *item = strtok_r(copy, ",", &save); item && rc == 0; item = strtok_r(NULL, ",", &save)) {
-        long long side[3];
-        int n = 0;
-        char *x_save = NULL;
-        if (*count == OPTIONS_MAX_SIZES) {
-            error_set(e, "--size: at most %d sizes", OPTIONS_MAX_SIZES);
-            rc = -1;
+    for (const char *p = item;; n++) {
+        char part[32];
+        size_t len = strcspn(p, "xX");
+        if (n == 3) {
+            error_set(e, "--size: \"%s\" has more than three sides (MxNxK)", text);
+            return -1;
+        }
+        if (len == 0 || len >= sizeof part) {
+            error_set(e, "--size: \"%s\" is not a size (examples: 1024, 512,1024, 1000x700x300)", text);
+            return -1;
+        }
+        snprintf(part, sizeof part, "%.*s", (int)len, p);
+        if (parse_side(part, &side[n], e) < 0)
+            return -1;
+        if (p[len] == '\0') {
+            n++;
             break;
         }
-        for (char *part = strtok_r(item, "xX", &x_save); part; part = strtok_r(NULL, "xX", &x_save)) {
-            if (n == 3 || parse_side(part, &side[n], e) < 0) {
-                if (n == 3)
-                    error_set(e, "--size: \"%s\" has more than three sides (MxNxK)", text);
-                rc = -1;
-                break;
-            }
-            n++;
-        }
-        if (rc == 0 && n != 1 && n != 3) {
-            error_set(e, "--size: give one side (1024) or three (MxNxK), not \"%s\"", text);
-            rc = -1;
-        }
-        if (rc == 0)
-            sizes[(*count)++] = n == 1 ? (struct gemm_size){ side[0], side[0], side[0] }
-                                       : (struct gemm_size){ side[0], side[1], side[2] };
+        p += len + 1;
     }
-    if (rc == 0 && *count == 0) {
-        error_set(e, "--size: no size in \"%s\"", text);
-        rc = -1;
+    if (n != 1 && n != 3) {
+        error_set(e, "--size: give one side (1024) or three (MxNxK), not \"%s\"", text);
+        return -1;
     }
-    free(copy);
-    return rc;
+    *size = n == 1 ? (struct gemm_size){ side[0], side[0], side[0] }
+                   : (struct gemm_size){ side[0], side[1], side[2] };
+    return 0;
+}
+
+int options_parse_sizes(const char *text, struct gemm_size *sizes, size_t *count, struct error *e)
+{
+    *count = 0;
+    if (*text == '\0') {
+        error_set(e, "--size: empty (examples: 1024, 512,1024, 1000x700x300)");
+        return -1;
+    }
+    for (const char *p = text;;) {
+        char item[128];
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof item) {
+            error_set(e, "--size: \"%s\" is not a size or list of sizes (examples: 1024, 512,1024, "
+                         "1000x700x300)", text);
+            return -1;
+        }
+        if (*count == OPTIONS_MAX_SIZES) {
+            error_set(e, "--size: at most %d sizes", OPTIONS_MAX_SIZES);
+            return -1;
+        }
+        snprintf(item, sizeof item, "%.*s", (int)len, p);
+        if (parse_one_size(item, text, &sizes[*count], e) < 0)
+            return -1;
+        (*count)++;
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
 }
 
 static int parse_lesson(const char *option, const char *text, int allow_all, int *lesson, struct error *e)
@@ -265,10 +284,12 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             error_set(e, "%s needs a value", argv[optind - 1]);
             return -1;
         default:
-            if (optopt)
+            /* getopt_long sets optopt to a long option's value when its argument is missing,
+               and to the letter of an unknown short option. */
+            if (optopt >= OPT_LIST)
                 error_set(e, "%s needs a value", argv[optind - 1]);
             else
-                error_set(e, "unknown option \"%s\"", argv[optind - 1]);
+                error_set(e, "unknown or ambiguous option \"%s\"", argv[optind - 1]);
             return -1;
         }
         if (rc < 0)
