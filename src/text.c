@@ -1,6 +1,7 @@
 /* text.c: layout of lesson explanations. */
 #include "text.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,18 +153,45 @@ void text_lines_free(struct text_lines *lines)
     lines->count = 0;
 }
 
-/* Drops the '*' of emphasis; keeps everything inside `code` as it is. */
-static void print_plain(FILE *out, const char *s)
+/* The closing '*' of an emphasis opened at s[0], or NULL: emphasis is *text* with no blank
+   just inside either mark, so "c*R + r" and "2 * M" keep their asterisks. */
+static const char *emphasis_end(const char *s)
 {
+    const char *end;
+
+    if (s[1] == '\0' || s[1] == ' ' || s[1] == '*')
+        return NULL;
+    end = strchr(s + 1, '*');
+    if (!end || end[-1] == ' ')
+        return NULL;
+    if (isalnum((unsigned char)end[1]))
+        return NULL;    /* "a*b*c" is arithmetic, not emphasis */
+    return end;
+}
+
+/* Drops the marks of *emphasis*; keeps everything inside `code` as it is. Returns the
+   number of columns printed. */
+static size_t print_plain(FILE *out, const char *s)
+{
+    size_t columns = 0;
+    const char *start = s, *close = NULL;
     int in_code = 0;
 
     for (; *s; s++) {
         if (*s == '`')
             in_code = !in_code;
-        if (*s == '*' && !in_code)
-            continue;
+        if (*s == '*' && !in_code) {
+            if (s == close) {
+                close = NULL;
+                continue;
+            }
+            if (!close && (s == start || !isalnum((unsigned char)s[-1])) && (close = emphasis_end(s)))
+                continue;
+        }
         fputc(*s, out);
+        columns += ((unsigned char)*s & 0xC0) != 0x80;
     }
+    return columns;
 }
 
 void text_print(FILE *out, const char *markup, int width)
@@ -173,18 +201,21 @@ void text_print(FILE *out, const char *markup, int width)
     text_layout(markup, width, &lines);
     for (size_t i = 0; i < lines.count; i++) {
         const struct text_line *l = &lines.items[i];
+        size_t columns;
         /* An item's first line has its bullet in the indent. */
         if (l->kind == TEXT_ITEM)
             fprintf(out, "%*s- ", l->indent - 2, "");
         else
             fprintf(out, "%*s", l->indent, "");
-        if (l->kind == TEXT_VERBATIM)
+        if (l->kind == TEXT_VERBATIM) {
             fputs(l->text, out);
-        else
-            print_plain(out, l->text);
+            columns = 0;
+        } else {
+            columns = print_plain(out, l->text);
+        }
         fputc('\n', out);
         if (l->kind == TEXT_HEADING) {
-            for (size_t w = utf8_width(l->text, strlen(l->text)); w > 0; w--)
+            for (; columns > 0; columns--)
                 fputc('-', out);
             fputc('\n', out);
         }
