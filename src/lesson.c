@@ -24,6 +24,9 @@ struct reader {
     struct error *e;
     struct pending_expr exprs[64];
     size_t nexprs;
+    char seen[32][16];          /* the keys met so far */
+    size_t nseen;
+    int local_line;             /* where "local:" was, for a mismatch found at the end */
 };
 
 static int bad(struct reader *r, const char *fmt, const char *arg)
@@ -85,33 +88,58 @@ static int parse_integer(const char *s, long long *out)
     return (end == s || *end != '\0' || errno) ? -1 : 0;
 }
 
-/* "E1, E2, E3" into at most LESSON_MAX_DIMS expressions. Commas inside parentheses belong
-   to function calls. */
-static int parse_dims(struct reader *r, const char *value, char **out, size_t *count)
+/* Calls item() on each comma-separated part of value; commas inside parentheses belong to
+   function calls. */
+static int split_list(struct reader *r, const char *value, void *ctx,
+                      int (*item)(struct reader *r, char *part, void *ctx))
 {
     const char *start = value;
     int depth = 0;
 
-    *count = 0;
     for (const char *p = value;; p++) {
         if (*p == '(')
             depth++;
         else if (*p == ')')
             depth--;
         if ((*p == ',' && depth == 0) || *p == '\0') {
-            if (*count == LESSON_MAX_DIMS)
-                return bad(r, "%s", "at most 3 dimensions");
-            out[*count] = dup_trimmed(start, (size_t)(p - start));
-            if (out[*count][0] == '\0')
-                return bad(r, "%s", "empty expression in the list");
-            if (remember(r, out[*count]) < 0)
+            char *part = dup_trimmed(start, (size_t)(p - start));
+            if (part[0] == '\0') {
+                free(part);
+                return bad(r, "%s", "empty item in the list");
+            }
+            if (item(r, part, ctx) < 0)
                 return -1;
-            (*count)++;
             if (*p == '\0')
                 return 0;
             start = p + 1;
         }
     }
+}
+
+struct dims_target {
+    char **out;
+    size_t *count;
+};
+
+static int add_dim(struct reader *r, char *part, void *ctx)
+{
+    struct dims_target *t = ctx;
+
+    if (*t->count == LESSON_MAX_DIMS) {
+        free(part);
+        return bad(r, "%s", "at most 3 dimensions");
+    }
+    t->out[(*t->count)++] = part;
+    return remember(r, part);
+}
+
+/* "E1, E2, E3" into at most LESSON_MAX_DIMS expressions. */
+static int parse_dims(struct reader *r, const char *value, char **out, size_t *count)
+{
+    struct dims_target t = { out, count };
+
+    *count = 0;
+    return split_list(r, value, &t, add_dim);
 }
 
 static int parse_args(struct reader *r, const char *value)
@@ -213,30 +241,29 @@ static int parse_param(struct reader *r, const char *value)
     return 0;
 }
 
+static int add_multiple(struct reader *r, char *part, void *ctx)
+{
+    struct lesson *l = r->l;
+
+    (void)ctx;
+    if (!strchr("MNK", part[0]) || part[0] == '\0' || !isspace((unsigned char)part[1])) {
+        bad(r, "expected \"M EXPR\", \"N EXPR\" or \"K EXPR\", found \"%s\"", part);
+        free(part);
+        return -1;
+    }
+    l->multiples = realloc(l->multiples, (l->nmultiples + 1) * sizeof *l->multiples);
+    if (!l->multiples)
+        abort();
+    l->multiples[l->nmultiples].dim = part[0];
+    l->multiples[l->nmultiples].expr = dup_trimmed(part + 1, strlen(part + 1));
+    free(part);
+    return remember(r, l->multiples[l->nmultiples++].expr);
+}
+
 /* "M EXPR, N EXPR" */
 static int parse_multiple(struct reader *r, const char *value)
 {
-    struct lesson *l = r->l;
-    char *copy = dup_trimmed(value, strlen(value)), *save = NULL;
-    int rc = 0;
-
-    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        while (isspace((unsigned char)*item))
-            item++;
-        if (!strchr("MNK", item[0]) || item[0] == '\0' || !isspace((unsigned char)item[1])) {
-            rc = bad(r, "expected \"M EXPR\", \"N EXPR\" or \"K EXPR\", found \"%s\"", item);
-            break;
-        }
-        l->multiples = realloc(l->multiples, (l->nmultiples + 1) * sizeof *l->multiples);
-        if (!l->multiples)
-            abort();
-        l->multiples[l->nmultiples].dim = item[0];
-        l->multiples[l->nmultiples].expr = dup_trimmed(item + 1, strlen(item + 1));
-        if ((rc = remember(r, l->multiples[l->nmultiples++].expr)) < 0)
-            break;
-    }
-    free(copy);
-    return rc;
+    return split_list(r, value, NULL, add_multiple);
 }
 
 /* "EXPR : MESSAGE" */
@@ -272,11 +299,25 @@ static char *find_kernel(const char *name, const char *const *dirs)
     return NULL;
 }
 
-static int set_string(struct reader *r, char **field, const char *key, const char *value)
+static int set_string(char **field, const char *value)
 {
-    if (*field)
-        return bad(r, "%s given twice", key);
     *field = strdup(value);
+    return 0;
+}
+
+/* param, multiple and require may repeat; every other key is given at most once. */
+static int check_once(struct reader *r, const char *key)
+{
+    static const char *const repeatable[] = { "param", "multiple", "require" };
+
+    for (size_t i = 0; i < sizeof repeatable / sizeof repeatable[0]; i++)
+        if (strcmp(key, repeatable[i]) == 0)
+            return 0;
+    for (size_t i = 0; i < r->nseen; i++)
+        if (strcmp(r->seen[i], key) == 0)
+            return bad(r, "\"%s\" is given twice", key);
+    if (r->nseen < sizeof r->seen / sizeof r->seen[0])
+        snprintf(r->seen[r->nseen++], sizeof r->seen[0], "%s", key);
     return 0;
 }
 
@@ -284,6 +325,8 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
 {
     struct lesson *l = r->l;
 
+    if (check_once(r, key) < 0)
+        return -1;
     if (strcmp(key, "lesson") == 0) {
         long long n;
         if (parse_integer(value, &n) < 0 || n < 0 || n > 99)
@@ -292,9 +335,9 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         return 0;
     }
     if (strcmp(key, "title") == 0)
-        return set_string(r, &l->title, key, value);
+        return set_string(&l->title, value);
     if (strcmp(key, "sources") == 0)
-        return set_string(r, &l->sources, key, value);
+        return set_string(&l->sources, value);
     if (strcmp(key, "engine") == 0) {
         if (strcmp(value, "opencl") == 0)
             l->engine = ENGINE_OPENCL;
@@ -305,8 +348,6 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         return 0;
     }
     if (strcmp(key, "kernel") == 0) {
-        if (l->kernel_file)
-            return bad(r, "%s given twice", key);
         l->kernel_file = find_kernel(value, kernel_dirs);
         if (!l->kernel_file) {
             char dirs[1024] = "";
@@ -318,11 +359,11 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         return 0;
     }
     if (strcmp(key, "entry") == 0)
-        return set_string(r, &l->entry, key, value);
+        return set_string(&l->entry, value);
     if (strcmp(key, "options") == 0)
-        return set_string(r, &l->options, key, value);
+        return set_string(&l->options, value);
     if (strcmp(key, "args") == 0)
-        return l->nargs ? bad(r, "%s given twice", key) : parse_args(r, value);
+        return parse_args(r, value);
     if (strcmp(key, "order") == 0) {
         if (strcmp(value, "row-major") == 0)
             l->column_major = false;
@@ -341,9 +382,11 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
     if (strcmp(key, "param") == 0)
         return parse_param(r, value);
     if (strcmp(key, "global") == 0)
-        return l->dims ? bad(r, "%s given twice", key) : parse_dims(r, value, l->global, &l->dims);
-    if (strcmp(key, "local") == 0)
-        return l->local_dims ? bad(r, "%s given twice", key) : parse_dims(r, value, l->local, &l->local_dims);
+        return parse_dims(r, value, l->global, &l->dims);
+    if (strcmp(key, "local") == 0) {
+        r->local_line = r->line;
+        return parse_dims(r, value, l->local, &l->local_dims);
+    }
     if (strcmp(key, "multiple") == 0)
         return parse_multiple(r, value);
     if (strcmp(key, "require") == 0)
@@ -394,10 +437,14 @@ static int check_complete(struct reader *r)
         missing = "global";
     if (missing)
         return bad(r, "the header has no \"%s:\" line", missing);
-    if (l->local_dims && l->local_dims != l->dims)
+    if (l->engine == ENGINE_HOST && (l->kernel_file || l->entry || l->options || l->nargs || l->dims ||
+                                     l->local_dims || l->b_transposed || l->column_major))
+        return bad(r, "%s", "a host lesson (engine: host) takes no kernel, entry, options, args, "
+                            "global, local, order or b-transposed lines");
+    if (l->local_dims && l->local_dims != l->dims) {
+        r->line = r->local_line;
         return bad(r, "%s", "local has a different number of dimensions than global");
-    if (l->engine == ENGINE_HOST && (l->kernel_file || l->nargs || l->dims))
-        return bad(r, "%s", "a host lesson takes no kernel, args or global lines");
+    }
     return check_expressions(r);
 }
 
