@@ -119,9 +119,11 @@ static int reserve_stage(struct workspace *w, size_t count, struct error *e)
     return 0;
 }
 
-int workspace_check_memory(const struct workspace *w, size_t a_bytes, size_t b_bytes,
-                           size_t c_bytes, struct error *e)
+int workspace_check_memory(const struct workspace *w, const struct matrix_layout *a,
+                           const struct matrix_layout *b, const struct matrix_layout *c, struct error *e)
 {
+    size_t a_bytes = matrix_layout_count(a) * sizeof(float), b_bytes = matrix_layout_count(b) * sizeof(float);
+    size_t c_bytes = matrix_layout_count(c) * sizeof(float);
     const struct device_info *d = w->cl->device;
     size_t largest = a_bytes > b_bytes ? a_bytes : b_bytes;
 
@@ -157,8 +159,7 @@ int workspace_upload(struct workspace *w, struct gemm_size s, const struct matri
     size_t most = na > nb ? na : nb;
 
     most = most > nc ? most : nc;
-    if (workspace_check_memory(w, na * sizeof(float), nb * sizeof(float), nc * sizeof(float), e) < 0 ||
-        reserve_stage(w, most, e) < 0 ||
+    if (reserve_stage(w, most, e) < 0 ||
         ocl_reserve(w->cl, &w->dA, &w->capA, na * sizeof(float), e) < 0 ||
         ocl_reserve(w->cl, &w->dB, &w->capB, nb * sizeof(float), e) < 0 ||
         ocl_reserve(w->cl, &w->dC, &w->capC, nc * sizeof(float), e) < 0)
@@ -215,8 +216,11 @@ static enum prepare_result estimate(struct runner *rn, const struct measure_conf
         if (pr != PREPARED)
             return pr;
         /* The first launch may pay for one-time work; the second is the one to trust. */
-        if (rn->launch(rn, &t, &r->error) < 0 || rn->launch(rn, &t, &r->error) < 0)
-            return FAILED;
+        int rc = rn->launch(rn, &t, &r->error);
+        if (rc == 0)
+            rc = rn->launch(rn, &t, &r->error);
+        if (rc < 0)
+            return rc == LAUNCH_REFUSED ? REFUSED : FAILED;
         if (t >= PROBE_MIN_SECONDS)
             break;
     }
@@ -248,6 +252,7 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
     struct workspace *w = rn->w;
     double t, start, flops = gemm_flops(w->size), *seconds, *gflops;
     enum prepare_result pr;
+    int rc;
 
     r->size = w->size;
     pr = PREPARED;
@@ -260,8 +265,9 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
         return;
     }
     /* The first launch warms up and gives the result to verify. */
-    if (rn->launch(rn, &t, &r->error) < 0 || rn->fetch(rn, &r->error) < 0) {
-        r->status = RUN_ERROR;
+    rc = rn->launch(rn, &t, &r->error);
+    if (rc < 0 || rn->fetch(rn, &r->error) < 0) {
+        r->status = rc == LAUNCH_REFUSED ? RUN_REFUSED : RUN_ERROR;
         return;
     }
     verify_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, w->seed, &r->verify);
@@ -308,6 +314,7 @@ struct lesson_runner {
     struct matrix_layout a, b, c;
     cl_program program;
     cl_kernel kernel;
+    size_t kernel_max_group;    /* CL_KERNEL_WORK_GROUP_SIZE */
 };
 
 static enum prepare_result host_prepare(struct runner *self, struct gemm_size s, struct error *e)
@@ -398,12 +405,10 @@ static enum prepare_result check_limits(struct lesson_runner *lr, struct error *
         clerror_set(e, "clGetKernelWorkGroupInfo", rc);
         return FAILED;
     }
-    if (g->group_items > kernel_max) {
-        error_set(e, "this kernel can run at most %zu work-items per group on this device "
-                     "(its registers or local memory limit it); the lesson asks for %zu",
-                  kernel_max, g->group_items);
-        return REFUSED;
-    }
+    /* Some drivers report a conservative CL_KERNEL_WORK_GROUP_SIZE (NVIDIA's says 256 for
+       kernels that run with 1024): a larger group is tried, and only refused if the launch
+       fails (see device_launch). */
+    lr->kernel_max_group = kernel_max;
     /* CL_KERNEL_LOCAL_MEM_SIZE counts the __local arrays of the kernel and, on most
        implementations, the local arguments already set; take the larger reading. */
     if ((cl_ulong)g->local_bytes > kernel_local)
@@ -465,10 +470,12 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     lr->b = l->b_transposed ? (struct matrix_layout){ lr->g.run.n, lr->g.run.k, l->column_major, true }
                             : (struct matrix_layout){ lr->g.run.k, lr->g.run.n, l->column_major, false };
     lr->c = (struct matrix_layout){ lr->g.run.m, lr->g.run.n, l->column_major, false };
+    if (workspace_check_memory(self->w, &lr->a, &lr->b, &lr->c, e) < 0)
+        return REFUSED;
     if (!lr->kernel && build_kernel(lr, e) < 0)
         return FAILED;
     if (workspace_upload(self->w, s, &lr->a, &lr->b, &lr->c, e) < 0)
-        return REFUSED;
+        return FAILED;
     if (set_args(lr, e) < 0)
         return FAILED;
     pr = check_limits(lr, e);
@@ -487,6 +494,13 @@ static int device_launch(struct runner *self, double *seconds, struct error *e)
                                 lr->g.has_local ? lr->g.local : NULL, 0, NULL, &ev);
     if (rc != CL_SUCCESS) {
         clerror_set(e, "clEnqueueNDRangeKernel", rc);
+        if ((rc == CL_INVALID_WORK_GROUP_SIZE || rc == CL_OUT_OF_RESOURCES) &&
+            lr->g.group_items > lr->kernel_max_group) {
+            error_prefix(e, "work-groups of %zu work-items are more than this kernel can run on this "
+                            "device (CL_KERNEL_WORK_GROUP_SIZE is %zu: its registers or local memory "
+                            "limit it)", lr->g.group_items, lr->kernel_max_group);
+            return LAUNCH_REFUSED;
+        }
         return -1;
     }
     rc = clWaitForEvents(1, &ev);
@@ -538,7 +552,9 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
         return;
     }
     measure_run(&lr.base, cfg, r);
-    r->run = lr.g.run;
+    /* What was launched at the size asked for; a refusal on a probe's estimate launched nothing. */
+    if (memcmp(&lr.size, &w->size, sizeof w->size) == 0)
+        r->run = lr.g.run;
     if (lr.kernel)
         clReleaseKernel(lr.kernel);
     if (lr.program)

@@ -71,11 +71,14 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
 /* A way to compute C = A B, driven by measure_run. */
 enum prepare_result { PREPARED, REFUSED, FAILED };
 
+#define LAUNCH_REFUSED (-2)
+
 struct runner {
     /* Gets ready to compute the product of size s from the workspace's inputs (for a probe,
        smaller than the workspace: any data will do). */
     enum prepare_result (*prepare)(struct runner *self, struct gemm_size s, struct error *e);
-    /* One launch, waited for; its duration (device time from profiling, or host time). */
+    /* One launch, waited for; its duration (device time from profiling, or host time).
+       Returns 0, -1 on an error, or LAUNCH_REFUSED when the device cannot run it. */
     int (*launch)(struct runner *self, double *seconds, struct error *e);
     /* Copies the result of the last launch at the full size into w->C. */
     int (*fetch)(struct runner *self, struct error *e);
@@ -85,14 +88,14 @@ struct runner {
 void measure_run(struct runner *runner, const struct measure_config *cfg, struct run_result *r);
 
 /* For device runners: upload A and B in the given layouts (C is filled with NaN so that an
-   element the kernel never writes fails verification), and read C back. */
+   element the kernel never writes fails verification), and read C back. Call
+   workspace_check_memory first: it refuses, with the figures, buffers beyond the device. */
 int workspace_upload(struct workspace *w, struct gemm_size s, const struct matrix_layout *a,
                      const struct matrix_layout *b, const struct matrix_layout *c, struct error *e);
 int workspace_fetch(struct workspace *w, const struct matrix_layout *c, struct error *e);
 
-/* Refuses (returns -1 with the figures) buffers beyond the device's memory. */
-int workspace_check_memory(const struct workspace *w, size_t a_bytes, size_t b_bytes,
-                           size_t c_bytes, struct error *e);
+int workspace_check_memory(const struct workspace *w, const struct matrix_layout *a,
+                           const struct matrix_layout *b, const struct matrix_layout *c, struct error *e);
 
 double now_seconds(void);
 
