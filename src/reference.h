@@ -6,10 +6,8 @@
 
 #include "measure.h"
 
-/* true when this build measures CLBlast. */
-bool reference_available(void);
-
-/* Measures CLBlast SGEMM (row-major) on the workspace; r->lesson is -1. */
-void reference_measure(struct workspace *w, const struct measure_config *cfg, struct run_result *r);
+/* Measures CLBlast SGEMM (row-major) on the workspace into r (whose lesson is -1). Returns
+   false, measuring nothing, when this build has no CLBlast. */
+bool reference_measure(struct workspace *w, const struct measure_config *cfg, struct run_result *r);
 
 #endif

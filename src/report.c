@@ -143,7 +143,8 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
     case FORMAT_TABLE:
         fprintf(out, "Device: %s, %u compute units, %s\n", desc, device->compute_units, device->driver);
         if (cfg->reps > 0)
-            fprintf(out, "Timing: %d launches each after a verified warm-up launch\n", cfg->reps);
+            fprintf(out, "Timing: %d launch%s each after a verified warm-up launch\n", cfg->reps,
+                    cfg->reps == 1 ? "" : "es");
         else
             fprintf(out, "Timing: launches for about %g s each after a verified warm-up launch\n",
                     cfg->budget_s);
