@@ -10,8 +10,11 @@
    host, so they get O(n^2) checks instead: every element must be finite (the device
    buffer is filled with NaN before the launch, so an element never written is caught),
    random elements plus the whole last row and column (where edge bugs live) are compared
-   directly, and Freivalds' test compares C x with A (B x) for random sign vectors x,
-   which sees an error anywhere in C.
+   directly, and Freivalds' test compares C x with A (B x) for random sign vectors x.
+   The projections see errors spread over many elements (a wrong index, a missing or
+   misplaced tile) far below the tolerance of single elements; one wrong element that no
+   direct check sampled is seen once it exceeds about 10 sqrt(N) times the tolerance of its
+   scale (1e-2 of it at 600x600x400), well under the error of a wrong index, about 1/sqrt(K).
 
    For the projections: if every element is within tolerance, |(C x - A B x)_i| is a sum
    of independent random-signed terms |d_ij| <= tol S_ij, so by Hoeffding's inequality it
