@@ -1,0 +1,21 @@
+/* check_units.c: runs the unit test suites of the engine. */
+#include <stdlib.h>
+
+#include "units.h"
+
+int main(void)
+{
+    Suite *(*const suites[])(void) = {
+        expr_suite, lesson_suite, geometry_suite, stats_suite,
+        verify_suite, matrix_suite, text_suite, options_suite,
+    };
+    SRunner *sr = srunner_create(NULL);
+    int failed;
+
+    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
+        srunner_add_suite(sr, suites[i]());
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,335 @@
+/* unit_geometry.c: padding and launch geometry computed from a lesson's expressions. */
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+#include "../src/geometry.h"
+
+/* geometry never reads the kernel, so any existing file will do: this one. */
+static const char *const kernel_dirs[] = { CLMM_SRCDIR "/tests", NULL };
+
+#define HEADER "lesson: 5\ntitle: Tiles\nsources: test\nkernel: unit_geometry.c\nentry: gemm\n"
+
+/* Tiles of TS x TS with WPT results per work-item; two local buffers and one int argument. */
+static const char tiles_lesson[] = HEADER
+    "args: M N K A B C int(K / TS) local(TS * TS) local(2 * TS * TS)\n"
+    "param: TS = 16 in 8, 16, 32\n"
+    "param: WPT = 1 in 1, 2, 3, 4\n"
+    "global: M / WPT, N\n"
+    "local: TS / WPT, TS\n"
+    "multiple: M TS, N TS, K TS\n"
+    "require: TS % WPT == 0 : TS must be a multiple of WPT\n"
+    "---\n";
+
+static struct lesson lesson;
+static struct param_set params;
+
+/* Parses text into lesson (replacing the one before) with its parameters at their defaults. */
+static void parse(const char *text)
+{
+    struct error e;
+
+    lesson_free(&lesson);
+    error_init(&e);
+    ck_assert_msg(lesson_parse("g.lesson", text, kernel_dirs, &lesson, &e) == 0, "parse failed: %s", e.msg);
+    param_set_defaults(&lesson, &params);
+}
+
+static void teardown(void)
+{
+    lesson_free(&lesson);
+}
+
+static struct gemm_size size(long long m, long long n, long long k)
+{
+    return (struct gemm_size){ m, n, k };
+}
+
+static void compute_ok(struct gemm_size asked, struct geometry *g)
+{
+    struct error e;
+
+    error_init(&e);
+    ck_assert_msg(geometry_compute(&lesson, &params, asked, g, &e) == 0, "%lldx%lldx%lld refused: %s",
+                  asked.m, asked.n, asked.k, e.msg);
+}
+
+/* Checks that the size is refused with a message holding fragment. */
+static void compute_fails(struct gemm_size asked, const char *fragment)
+{
+    struct geometry g;
+    struct error e;
+
+    error_init(&e);
+    ck_assert_msg(geometry_compute(&lesson, &params, asked, &g, &e) < 0, "%lldx%lldx%lld accepted",
+                  asked.m, asked.n, asked.k);
+    ck_assert_msg(strstr(e.msg, fragment) != NULL, "message \"%s\" lacks \"%s\"", e.msg, fragment);
+}
+
+static void assert_size(struct gemm_size s, long long m, long long n, long long k)
+{
+    ck_assert_msg(s.m == m && s.n == n && s.k == k, "size %lldx%lldx%lld, expected %lldx%lldx%lld",
+                  s.m, s.n, s.k, m, n, k);
+}
+
+START_TEST(test_geometry_defaults)
+{
+    parse(tiles_lesson);
+    ck_assert_int_eq(params.values[0], 16);
+    ck_assert_int_eq(params.values[1], 1);
+    ck_assert_int_eq(params.values[2], 0);
+}
+END_TEST
+
+START_TEST(test_geometry_pads_to_multiples)
+{
+    struct geometry g;
+
+    parse(tiles_lesson);
+    compute_ok(size(100, 70, 30), &g);
+    assert_size(g.asked, 100, 70, 30);
+    assert_size(g.run, 112, 80, 32);
+    ck_assert(g.padded);
+}
+END_TEST
+
+START_TEST(test_geometry_pads_each_dimension)
+{
+    struct geometry g;
+
+    parse(tiles_lesson);
+    compute_ok(size(128, 65, 64), &g);
+    assert_size(g.run, 128, 80, 64);
+    ck_assert(g.padded);
+    compute_ok(size(1, 1, 1), &g);
+    assert_size(g.run, 16, 16, 16);
+    params.values[0] = 32;
+    compute_ok(size(100, 70, 30), &g);
+    assert_size(g.run, 128, 96, 32);
+}
+END_TEST
+
+START_TEST(test_geometry_exact_multiples)
+{
+    struct geometry g;
+
+    parse(tiles_lesson);
+    compute_ok(size(128, 64, 32), &g);
+    assert_size(g.run, 128, 64, 32);
+    ck_assert(!g.padded);
+}
+END_TEST
+
+START_TEST(test_geometry_square)
+{
+    struct geometry g;
+
+    parse(HEADER "args: M A B C\nparam: TS = 16 in 16, 64\nglobal: M, M\nsquare: yes\n"
+          "multiple: M TS\n---\n");
+    compute_ok(size(100, 70, 30), &g);
+    assert_size(g.run, 112, 112, 112);
+    ck_assert(g.padded);
+    compute_ok(size(64, 64, 64), &g);
+    assert_size(g.run, 64, 64, 64);
+    ck_assert(!g.padded);
+    /* To the largest side, then to the multiple: 130 -> 192 for all three. */
+    params.values[0] = 64;
+    compute_ok(size(30, 130, 70), &g);
+    assert_size(g.run, 192, 192, 192);
+}
+END_TEST
+
+START_TEST(test_geometry_square_settles)
+{
+    struct geometry g;
+
+    /* Padding K moves the largest side, which moves K again. */
+    parse(HEADER "args: M A B C\nglobal: M\nsquare: yes\nmultiple: K 64\n---\n");
+    compute_ok(size(100, 70, 30), &g);
+    assert_size(g.run, 128, 128, 128);
+    parse(HEADER "args: M A B C\nglobal: M\nsquare: yes\n---\n");
+    compute_ok(size(100, 170, 30), &g);
+    assert_size(g.run, 170, 170, 170);
+    ck_assert(g.padded);
+}
+END_TEST
+
+START_TEST(test_geometry_no_pad_refuses)
+{
+    struct geometry g;
+
+    parse(HEADER "args: M N K A B C\nparam: TS = 16 in 16, 32\nglobal: M, N\nlocal: TS, TS\n"
+          "multiple: M TS, N TS, K TS\npad: no\n---\n");
+    compute_fails(size(100, 70, 30), "a multiple of 16");
+    compute_fails(size(100, 70, 30), "does not pad");
+    compute_fails(size(100, 70, 30), "try 112x80x32");
+    compute_fails(size(128, 64, 30), "try 128x64x32");
+    compute_ok(size(128, 64, 32), &g);
+    ck_assert(!g.padded);
+}
+END_TEST
+
+START_TEST(test_geometry_no_pad_square)
+{
+    parse(HEADER "args: M A B C\nglobal: M\nsquare: yes\npad: no\n---\n");
+    compute_fails(size(100, 70, 30), "M = N = K");
+    compute_fails(size(100, 70, 30), "try 100x100x100");
+}
+END_TEST
+
+START_TEST(test_geometry_require)
+{
+    struct geometry g;
+
+    parse(tiles_lesson);
+    params.values[1] = 3;   /* WPT = 3 does not divide TS = 16 */
+    compute_fails(size(96, 96, 96), "TS must be a multiple of WPT");
+    params.values[1] = 4;
+    compute_ok(size(96, 96, 96), &g);
+}
+END_TEST
+
+START_TEST(test_geometry_require_after_padding)
+{
+    struct geometry g;
+
+    /* require lines see the padded sizes. */
+    parse(HEADER "args: M N K A B C\nglobal: M, N\nmultiple: M 64\nrequire: M % 64 == 0 : padded\n"
+          "require: M <= 128 : too large\n---\n");
+    compute_ok(size(100, 70, 30), &g);
+    assert_size(g.run, 128, 70, 30);
+    compute_fails(size(129, 70, 30), "too large");
+}
+END_TEST
+
+START_TEST(test_geometry_global_not_multiple_of_local)
+{
+    struct geometry g;
+
+    parse(HEADER "args: M N K A B C\nglobal: M, N\nlocal: 64, 1\n---\n");
+    compute_fails(size(100, 70, 30), "not a multiple of the local size");
+    compute_ok(size(128, 70, 30), &g);
+    ck_assert_uint_eq(g.groups, 2 * 70);
+}
+END_TEST
+
+START_TEST(test_geometry_launch)
+{
+    struct geometry g;
+
+    parse(tiles_lesson);
+    params.values[1] = 4;   /* WPT */
+    compute_ok(size(100, 70, 30), &g);    /* runs 112 x 80 x 32 */
+    ck_assert_uint_eq(g.dims, 2);
+    ck_assert(g.has_local);
+    ck_assert_uint_eq(g.global[0], 112 / 4);
+    ck_assert_uint_eq(g.global[1], 80);
+    ck_assert_uint_eq(g.local[0], 16 / 4);
+    ck_assert_uint_eq(g.local[1], 16);
+    ck_assert_uint_eq(g.groups, 7 * 5);
+    ck_assert_uint_eq(g.group_items, 4 * 16);
+    ck_assert_uint_eq(g.work_items, 28 * 80);
+}
+END_TEST
+
+START_TEST(test_geometry_arguments)
+{
+    struct geometry g;
+
+    parse(tiles_lesson);
+    compute_ok(size(100, 70, 30), &g);    /* runs 112 x 80 x 32, TS = 16 */
+    for (size_t i = 0; i < 6; i++)
+        ck_assert_int_eq(g.arg_values[i], 0);
+    ck_assert_int_eq(g.arg_values[6], 32 / 16);         /* int(K / TS), of the padded K */
+    ck_assert_int_eq(g.arg_values[7], 16 * 16);         /* local(TS * TS), in floats */
+    ck_assert_int_eq(g.arg_values[8], 2 * 16 * 16);
+    ck_assert_uint_eq(g.local_bytes, 3 * 16 * 16 * sizeof(float));
+    params.values[0] = 32;
+    compute_ok(size(100, 70, 30), &g);
+    ck_assert_int_eq(g.arg_values[6], 1);
+    ck_assert_uint_eq(g.local_bytes, 3 * 32 * 32 * sizeof(float));
+}
+END_TEST
+
+START_TEST(test_geometry_without_local)
+{
+    struct geometry g;
+
+    parse(HEADER "args: M N K A B C\nglobal: M, N, 2\n---\n");
+    compute_ok(size(100, 70, 30), &g);
+    ck_assert(!g.padded);
+    ck_assert(!g.has_local);
+    ck_assert_uint_eq(g.dims, 3);
+    ck_assert_uint_eq(g.global[2], 2);
+    ck_assert_uint_eq(g.groups, 0);
+    ck_assert_uint_eq(g.group_items, 0);
+    ck_assert_uint_eq(g.work_items, 100 * 70 * 2);
+    ck_assert_uint_eq(g.local_bytes, 0);
+}
+END_TEST
+
+START_TEST(test_geometry_bad_values)
+{
+    parse(HEADER "args: M N K A B C\nglobal: M - 100, N\n---\n");
+    compute_fails(size(100, 70, 30), "global size 0");
+    parse(HEADER "args: M N K A B C local(K - 30)\nglobal: M\n---\n");
+    compute_fails(size(100, 70, 30), "local buffer argument 7");
+    parse(HEADER "args: M N K A B C\nglobal: M\nmultiple: M K - 30\n---\n");
+    compute_fails(size(100, 70, 30), "not positive");
+    parse(HEADER "args: M N K A B C int(M / (N - 70))\nglobal: M\n---\n");
+    compute_fails(size(100, 70, 30), "division by zero");
+    compute_fails(size(0, 70, 30), "positive");
+    compute_fails(size(100, -1, 30), "positive");
+}
+END_TEST
+
+START_TEST(test_geometry_host)
+{
+    struct geometry g;
+
+    parse("lesson: 0\ntitle: Host\nsources: test\nengine: host\n---\n");
+    compute_ok(size(100, 70, 30), &g);
+    assert_size(g.asked, 100, 70, 30);
+    assert_size(g.run, 100, 70, 30);
+    ck_assert(!g.padded);
+    ck_assert_uint_eq(g.dims, 0);
+    ck_assert(!g.has_local);
+    ck_assert_uint_eq(g.work_items, 0);
+    ck_assert_uint_eq(g.local_bytes, 0);
+}
+END_TEST
+
+START_TEST(test_geometry_flops)
+{
+    ck_assert_double_eq(gemm_flops(size(1000, 700, 300)), 4.2e8);
+    ck_assert_double_eq(gemm_flops(size(1, 1, 1)), 2.0);
+    ck_assert_double_eq(gemm_flops(size(65536, 65536, 65536)), 562949953421312.0);  /* 2^49 */
+}
+END_TEST
+
+Suite *geometry_suite(void)
+{
+    Suite *s = suite_create("geometry");
+    TCase *tc = tcase_create("geometry");
+
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_add_test(tc, test_geometry_defaults);
+    tcase_add_test(tc, test_geometry_pads_to_multiples);
+    tcase_add_test(tc, test_geometry_pads_each_dimension);
+    tcase_add_test(tc, test_geometry_exact_multiples);
+    tcase_add_test(tc, test_geometry_square);
+    tcase_add_test(tc, test_geometry_square_settles);
+    tcase_add_test(tc, test_geometry_no_pad_refuses);
+    tcase_add_test(tc, test_geometry_no_pad_square);
+    tcase_add_test(tc, test_geometry_require);
+    tcase_add_test(tc, test_geometry_require_after_padding);
+    tcase_add_test(tc, test_geometry_global_not_multiple_of_local);
+    tcase_add_test(tc, test_geometry_launch);
+    tcase_add_test(tc, test_geometry_arguments);
+    tcase_add_test(tc, test_geometry_without_local);
+    tcase_add_test(tc, test_geometry_bad_values);
+    tcase_add_test(tc, test_geometry_host);
+    tcase_add_test(tc, test_geometry_flops);
+    suite_add_tcase(s, tc);
+    return s;
+}

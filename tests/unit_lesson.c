@@ -1,0 +1,605 @@
+/* unit_lesson.c: lesson files, the lesson directory and the shipped lessons. */
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "units.h"
+#include "../src/lesson.h"
+
+/* A scratch tree for each test: BASE/kernels/tiles.cl and an empty BASE/lessons, with BASE
+   inside a root made once, which is removed even when a failed test leaves its tree. */
+static char root_dir[64];
+static char base_dir[96];
+static char kernels_dir[128];
+static char lessons_dir[128];
+static const char *kernel_dirs[2];
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[256];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot create %s", path);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static void scratch_setup(void)
+{
+    snprintf(base_dir, sizeof base_dir, "%s/test-XXXXXX", root_dir);
+    ck_assert_msg(mkdtemp(base_dir) != NULL, "mkdtemp in %s failed", root_dir);
+    snprintf(kernels_dir, sizeof kernels_dir, "%s/kernels", base_dir);
+    snprintf(lessons_dir, sizeof lessons_dir, "%s/lessons", base_dir);
+    ck_assert_int_eq(mkdir(kernels_dir, 0700), 0);
+    ck_assert_int_eq(mkdir(lessons_dir, 0700), 0);
+    write_file(kernels_dir, "tiles.cl", "__kernel void gemm_tiles(void) {}\n");
+    kernel_dirs[0] = kernels_dir;
+    kernel_dirs[1] = NULL;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void remove_tree(const char *dir)
+{
+    nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static void scratch_teardown(void)
+{
+    remove_tree(base_dir);
+}
+
+static void root_setup(void)
+{
+    strcpy(root_dir, "/tmp/clmm-unit-lesson-XXXXXX");
+    if (!mkdtemp(root_dir))
+        perror("mkdtemp");
+}
+
+static void root_teardown(void)
+{
+    remove_tree(root_dir);
+}
+
+/* A complete lesson using every header key; its line numbers matter to the tests below. */
+static const char full_lesson[] =
+    "# A lesson for the tests\n"                                    /*  1 */
+    "lesson: 7\n"                                                   /*  2 */
+    "title: Tiles in local memory\n"                                /*  3 */
+    "sources: 003 (kernel 2); 000\n"                                /*  4 */
+    "\n"                                                            /*  5 */
+    "kernel: tiles.cl\n"                                            /*  6 */
+    "entry: gemm_tiles\n"                                           /*  7 */
+    "args: M N K A B C int(K / TS) local(TS * (TS + 1))\n"          /*  8 */
+    "order: column-major\n"                                         /*  9 */
+    "b-transposed: yes\n"                                           /* 10 */
+    "param: TS = 16 in 8, 16, 32\n"                                 /* 11 */
+    "param: WPT = 4 in 1, 2, 4, 8\n"                                /* 12 */
+    "options: -cl-mad-enable\n"                                     /* 13 */
+    "global: M / WPT, N\n"                                          /* 14 */
+    "local: TS / WPT, TS\n"                                         /* 15 */
+    "multiple: M TS, N TS, K 2 * TS\n"                              /* 16 */
+    "require: TS % WPT == 0 : TS must be a multiple of WPT\n"       /* 17 */
+    "require: TS * TS <= 1024 : a tile is at most 1024 floats\n"    /* 18 */
+    "---\n"                                                         /* 19 */
+    "## Why tiles\n"
+    "Each work-group loads a tile of A: key: value.\n";
+
+static const char host_lesson[] =
+    "lesson: 0\n"
+    "title: The host triple loop\n"
+    "sources: 000\n"
+    "engine: host\n"
+    "---\n"
+    "The plain loop on one core.\n";
+
+/* Parses text, which must succeed. */
+static void parse_ok(const char *text, struct lesson *l)
+{
+    struct error e;
+
+    error_init(&e);
+    ck_assert_msg(lesson_parse("t.lesson", text, kernel_dirs, l, &e) == 0, "parse failed: %s", e.msg);
+}
+
+/* Parses text, which must fail with "t.lesson:LINE: " followed by a message holding
+   fragment (and fragment2 unless NULL). */
+static void parse_fails2(const char *text, int line, const char *fragment, const char *fragment2)
+{
+    struct error e;
+    struct lesson l;
+    char prefix[64];
+
+    error_init(&e);
+    ck_assert_msg(lesson_parse("t.lesson", text, kernel_dirs, &l, &e) < 0,
+                  "parsed, expected an error at line %d with \"%s\"", line, fragment);
+    snprintf(prefix, sizeof prefix, "t.lesson:%d: ", line);
+    ck_assert_msg(strncmp(e.msg, prefix, strlen(prefix)) == 0, "message \"%s\" does not start with \"%s\"",
+                  e.msg, prefix);
+    ck_assert_msg(strstr(e.msg, fragment) != NULL, "message \"%s\" lacks \"%s\"", e.msg, fragment);
+    if (fragment2)
+        ck_assert_msg(strstr(e.msg, fragment2) != NULL, "message \"%s\" lacks \"%s\"", e.msg, fragment2);
+}
+
+static void parse_fails(const char *text, int line, const char *fragment)
+{
+    parse_fails2(text, line, fragment, NULL);
+}
+
+/* full_lesson with line number `line` replaced by replacement (which ends in '\n', or is ""
+   to delete the line). */
+static char *full_lesson_with(int line, const char *replacement)
+{
+    static char out[4096];
+    const char *p = full_lesson;
+    size_t len = 0;
+
+    for (int n = 1; *p; n++) {
+        const char *end = strchr(p, '\n');
+        size_t size = end ? (size_t)(end - p) + 1 : strlen(p);
+        const char *src = n == line ? replacement : p;
+        size_t count = n == line ? strlen(replacement) : size;
+        ck_assert(len + count < sizeof out);
+        memcpy(out + len, src, count);
+        len += count;
+        p += size;
+    }
+    out[len] = '\0';
+    return out;
+}
+
+START_TEST(test_lesson_full_header)
+{
+    struct lesson l;
+    char kernel_path[256];
+
+    parse_ok(full_lesson, &l);
+    ck_assert_int_eq(l.number, 7);
+    ck_assert_str_eq(l.title, "Tiles in local memory");
+    ck_assert_str_eq(l.sources, "003 (kernel 2); 000");
+    ck_assert_str_eq(l.file, "t.lesson");
+    ck_assert_int_eq(l.engine, ENGINE_OPENCL);
+    snprintf(kernel_path, sizeof kernel_path, "%s/tiles.cl", kernels_dir);
+    ck_assert_str_eq(l.kernel_file, kernel_path);
+    ck_assert_str_eq(l.entry, "gemm_tiles");
+    ck_assert_str_eq(l.options, "-cl-mad-enable");
+    ck_assert(l.column_major);
+    ck_assert(l.b_transposed);
+    ck_assert(!l.square);
+    ck_assert(l.pad);                   /* the default */
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_full_args)
+{
+    static const enum arg_kind kinds[] = { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C, ARG_INT, ARG_LOCAL };
+    struct lesson l;
+
+    parse_ok(full_lesson, &l);
+    ck_assert_uint_eq(l.nargs, 8);
+    for (size_t i = 0; i < 8; i++)
+        ck_assert_msg(l.args[i].kind == kinds[i], "argument %zu has kind %d", i, (int)l.args[i].kind);
+    for (size_t i = 0; i < 6; i++)
+        ck_assert_ptr_null(l.args[i].expr);
+    ck_assert_str_eq(l.args[6].expr, "K / TS");
+    ck_assert_str_eq(l.args[7].expr, "TS * (TS + 1)");
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_full_params)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson, &l);
+    ck_assert_uint_eq(l.nparams, 2);
+    ck_assert_str_eq(l.params[0].name, "TS");
+    ck_assert_int_eq(l.params[0].def, 16);
+    ck_assert_uint_eq(l.params[0].nvalues, 3);
+    ck_assert_int_eq(l.params[0].values[0], 8);
+    ck_assert_int_eq(l.params[0].values[1], 16);
+    ck_assert_int_eq(l.params[0].values[2], 32);
+    ck_assert_str_eq(l.params[1].name, "WPT");
+    ck_assert_int_eq(l.params[1].def, 4);
+    ck_assert_uint_eq(l.params[1].nvalues, 4);
+    ck_assert_int_eq(l.params[1].values[3], 8);
+    ck_assert_int_eq(lesson_param_index(&l, "WPT"), 1);
+    ck_assert_int_eq(lesson_param_index(&l, "TS"), 0);
+    ck_assert_int_eq(lesson_param_index(&l, "T"), -1);
+    ck_assert(lesson_param_allows(&l.params[0], 32));
+    ck_assert(!lesson_param_allows(&l.params[0], 64));
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_full_launch)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson, &l);
+    ck_assert_uint_eq(l.dims, 2);
+    ck_assert_str_eq(l.global[0], "M / WPT");
+    ck_assert_str_eq(l.global[1], "N");
+    ck_assert_uint_eq(l.local_dims, 2);
+    ck_assert_str_eq(l.local[0], "TS / WPT");
+    ck_assert_str_eq(l.local[1], "TS");
+    ck_assert_uint_eq(l.nmultiples, 3);
+    ck_assert_int_eq(l.multiples[0].dim, 'M');
+    ck_assert_str_eq(l.multiples[0].expr, "TS");
+    ck_assert_int_eq(l.multiples[1].dim, 'N');
+    ck_assert_int_eq(l.multiples[2].dim, 'K');
+    ck_assert_str_eq(l.multiples[2].expr, "2 * TS");
+    ck_assert_uint_eq(l.nrequires, 2);
+    ck_assert_str_eq(l.requires[0].expr, "TS % WPT == 0");
+    ck_assert_str_eq(l.requires[0].message, "TS must be a multiple of WPT");
+    ck_assert_str_eq(l.requires[1].expr, "TS * TS <= 1024");
+    ck_assert_str_eq(l.requires[1].message, "a tile is at most 1024 floats");
+    ck_assert_str_eq(l.text, "## Why tiles\nEach work-group loads a tile of A: key: value.\n");
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_defaults)
+{
+    static const char minimal[] =
+        "lesson: 1\ntitle: Naive\nsources: 003\nkernel: tiles.cl\nentry: gemm\n"
+        "args: M N K A B C\nglobal: M, N\n---\n";
+    struct lesson l;
+
+    parse_ok(minimal, &l);
+    ck_assert(!l.column_major);
+    ck_assert(!l.b_transposed);
+    ck_assert(!l.square);
+    ck_assert(l.pad);
+    ck_assert_ptr_null(l.options);
+    ck_assert_uint_eq(l.local_dims, 0);
+    ck_assert_uint_eq(l.nparams, 0);
+    ck_assert_uint_eq(l.nmultiples, 0);
+    ck_assert_uint_eq(l.nrequires, 0);
+    ck_assert_str_eq(l.text, "");
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_yes_no_keys)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson_with(10, "square: yes\npad: no\nb-transposed: no\n"), &l);
+    ck_assert(l.square);
+    ck_assert(!l.pad);
+    ck_assert(!l.b_transposed);
+    ck_assert(l.column_major);
+    lesson_free(&l);
+    parse_ok(full_lesson_with(9, "order: row-major\n"), &l);
+    ck_assert(!l.column_major);
+    ck_assert(l.b_transposed);
+    lesson_free(&l);
+    parse_fails(full_lesson_with(10, "pad: maybe\n"), 10, "expected yes or no");
+    parse_fails(full_lesson_with(9, "order: diagonal\n"), 9, "row-major or column-major");
+}
+END_TEST
+
+START_TEST(test_lesson_host)
+{
+    struct lesson l;
+
+    parse_ok(host_lesson, &l);
+    ck_assert_int_eq(l.number, 0);
+    ck_assert_int_eq(l.engine, ENGINE_HOST);
+    ck_assert_str_eq(l.title, "The host triple loop");
+    ck_assert_ptr_null(l.kernel_file);
+    ck_assert_ptr_null(l.entry);
+    ck_assert_uint_eq(l.nargs, 0);
+    ck_assert_uint_eq(l.dims, 0);
+    ck_assert_str_eq(l.text, "The plain loop on one core.\n");
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_host_takes_no_kernel)
+{
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nkernel: tiles.cl\n---\n", 6,
+                "takes no kernel");
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: cpu\n---\n", 4, "engine must be");
+}
+END_TEST
+
+START_TEST(test_lesson_unknown_key)
+{
+    parse_fails(full_lesson_with(13, "colour: blue\n"), 13, "unknown key \"colour\"");
+    parse_fails("lesson: 1\ntitle: T\nthis line has no colon\n---\n", 3, "expected \"key: value\"");
+}
+END_TEST
+
+START_TEST(test_lesson_missing_separator)
+{
+    static const char text[] = "lesson: 1\ntitle: T\nsources: S\nengine: host\n";
+    struct error e;
+    struct lesson l;
+
+    error_init(&e);
+    ck_assert_int_lt(lesson_parse("t.lesson", text, kernel_dirs, &l, &e), 0);
+    /* At the end of the file: after its fourth and last line. */
+    ck_assert_msg(strncmp(e.msg, "t.lesson:4: ", 12) == 0 || strncmp(e.msg, "t.lesson:5: ", 12) == 0,
+                  "message \"%s\" is not at the end of the file", e.msg);
+    ck_assert_msg(strstr(e.msg, "---") != NULL, "message \"%s\" does not mention ---", e.msg);
+}
+END_TEST
+
+START_TEST(test_lesson_param_errors)
+{
+    parse_fails(full_lesson_with(11, "param: TS = 12 in 8, 16, 32\n"), 11, "not among its allowed values");
+    parse_fails(full_lesson_with(11, "param: TS = 16\n"), 11, "NAME = DEFAULT in");
+    parse_fails(full_lesson_with(11, "param: TS = x in 8, 16\n"), 11, "not an integer");
+    parse_fails(full_lesson_with(11, "param: TS = 16 in 8, 1x6\n"), 11, "\"1x6\" is not an integer");
+    parse_fails(full_lesson_with(11, "param: 2TS = 16 in 16\n"), 11, "not an identifier");
+    parse_fails(full_lesson_with(11, "param: M = 16 in 16\n"), 11, "shadows a size");
+    parse_fails(full_lesson_with(12, "param: TS = 16 in 16\n"), 12, "declared twice");
+}
+END_TEST
+
+START_TEST(test_lesson_unknown_arg)
+{
+    parse_fails(full_lesson_with(8, "args: M N K A B D\n"), 8, "unknown argument \"D\"");
+    parse_fails(full_lesson_with(8, "args: M N K A B C float(TS)\n"), 8, "unknown argument \"float(TS)\"");
+    parse_fails(full_lesson_with(8, "args: M N K A B C int()\n"), 8, "unknown argument");
+    parse_fails(full_lesson_with(8, "args:\n"), 8, "args is empty");
+}
+END_TEST
+
+START_TEST(test_lesson_expression_errors)
+{
+    /* Expressions are checked once the header is read, and reported at their own line. */
+    parse_fails(full_lesson_with(14, "global: M / WPTX, N\n"), 14, "unknown name");
+    parse_fails(full_lesson_with(14, "global: M / WPTX, N\n"), 14, "\"M / WPTX\"");
+    parse_fails(full_lesson_with(8, "args: M N K A B C int(K / TSS) local(TS)\n"), 8, "unknown name");
+    parse_fails(full_lesson_with(16, "multiple: M TS, N TS, K (TS\n"), 16, "')'");
+    parse_fails(full_lesson_with(17, "require: TS % * WPT : bad\n"), 17, "unexpected character");
+    parse_fails(full_lesson_with(18, "require: TS / 0 == 1 : never\n"), 18, "division by zero");
+    parse_fails(full_lesson_with(18, "require: TS > 1\n"), 18, "EXPR : MESSAGE");
+    parse_fails(full_lesson_with(16, "multiple: Q TS\n"), 16, "\"M EXPR\"");
+    parse_fails(full_lesson_with(14, "global: M, , N\n"), 14, "empty");
+    parse_fails(full_lesson_with(14, "global: M, N, K, 1\n"), 14, "at most 3 dimensions");
+}
+END_TEST
+
+/* A multiple is any expression (lessons/FORMAT), functions of two arguments included: the
+   comma inside min(...) does not end the "K EXPR" item, as it does not in global: lines. */
+START_TEST(test_lesson_multiple_with_function)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson_with(16, "multiple: M max(TS, 8), K roundup(TS, 32)\n"), &l);
+    ck_assert_uint_eq(l.nmultiples, 2);
+    ck_assert_int_eq(l.multiples[0].dim, 'M');
+    ck_assert_str_eq(l.multiples[0].expr, "max(TS, 8)");
+    ck_assert_int_eq(l.multiples[1].dim, 'K');
+    ck_assert_str_eq(l.multiples[1].expr, "roundup(TS, 32)");
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_local_dims_mismatch)
+{
+    /* The mismatch is found at the end of the header; it is the local line that is wrong. */
+    parse_fails(full_lesson_with(15, "local: TS\n"), 15, "different number of dimensions");
+}
+END_TEST
+
+START_TEST(test_lesson_missing_keys)
+{
+    static const struct {
+        int line;
+        const char *key;
+    } required[] = {
+        { 2, "lesson" }, { 3, "title" }, { 4, "sources" }, { 6, "kernel" }, { 7, "entry" },
+        { 8, "args" }, { 14, "global" },
+    };
+
+    /* Reported where the header ends: deleting a line moves "---" from line 19 to 18. */
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+        char fragment[64];
+        snprintf(fragment, sizeof fragment, "no \"%s:\" line", required[i].key);
+        parse_fails(full_lesson_with(required[i].line, ""), 18, fragment);
+    }
+}
+END_TEST
+
+START_TEST(test_lesson_kernel_not_found)
+{
+    parse_fails(full_lesson_with(6, "kernel: missing.cl\n"), 6, "kernel file \"missing.cl\" not found");
+    parse_fails(full_lesson_with(6, "kernel: missing.cl\n"), 6, kernels_dir);
+    parse_fails(full_lesson_with(6, "kernel: /nonexistent/tiles.cl\n"), 6, "not found");
+}
+END_TEST
+
+START_TEST(test_lesson_duplicate_key)
+{
+    parse_fails2(full_lesson_with(5, "title: Again\n"), 5, "title", "twice");
+    parse_fails2(full_lesson_with(13, "entry: other\n"), 13, "entry", "twice");
+    parse_fails2(full_lesson_with(13, "kernel: tiles.cl\n"), 13, "kernel", "twice");
+    parse_fails2(full_lesson_with(13, "args: M N K A B C\n"), 13, "args", "twice");
+    parse_fails2(full_lesson_with(5, "global: M\n"), 14, "global", "twice");
+    parse_fails2(full_lesson_with(5, "local: 1, 1\n"), 15, "local", "twice");
+}
+END_TEST
+
+/* Only param and require are repeatable (lessons/FORMAT): a second "lesson:" or "order:"
+   line must be refused like a second "title:", not silently replace the first. */
+START_TEST(test_lesson_duplicate_single_value_key)
+{
+    static const struct {
+        const char *line5;      /* put in place of the blank line 5 */
+        int line;               /* where the second occurrence is */
+        const char *key;
+    } cases[] = {
+        { "lesson: 8\n", 5, "lesson" },      /* the first is on line 2 */
+        { "order: row-major\n", 9, "order" },
+        { "b-transposed: no\n", 10, "b-transposed" },
+        { "engine: opencl\nengine: opencl\n", 6, "engine" },
+        { "square: no\nsquare: yes\n", 6, "square" },
+        { "pad: yes\npad: no\n", 6, "pad" },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        parse_fails2(full_lesson_with(5, cases[i].line5), cases[i].line, cases[i].key, "twice");
+}
+END_TEST
+
+START_TEST(test_lesson_set_load)
+{
+    struct lesson_set set;
+    struct error e;
+    char expected[256];
+
+    write_file(lessons_dir, "03-three.lesson", full_lesson_with(2, "lesson: 3\n"));
+    write_file(lessons_dir, "00-host.lesson", host_lesson);
+    write_file(lessons_dir, "README", "not a lesson\n");
+    write_file(lessons_dir, "02-two.lesson",
+               "lesson: 2\ntitle: Two\nsources: S\nkernel: tiles.cl\nentry: e\nargs: M N K A B C\n"
+               "global: M, N\n---\n");
+    snprintf(expected, sizeof expected, "%s/../kernels/tiles.cl", lessons_dir);
+    error_init(&e);
+    ck_assert_msg(lesson_set_load(lessons_dir, &set, &e) == 0, "load failed: %s", e.msg);
+    ck_assert_uint_eq(set.count, 3);
+    ck_assert_int_eq(set.items[0].number, 0);
+    ck_assert_int_eq(set.items[1].number, 2);
+    ck_assert_int_eq(set.items[2].number, 3);
+    ck_assert_str_eq(set.items[1].title, "Two");
+    ck_assert_str_eq(set.items[2].kernel_file, expected);
+    ck_assert_ptr_null(set.items[0].kernel_file);
+    ck_assert_ptr_eq(lesson_set_find(&set, 3), &set.items[2]);
+    ck_assert_ptr_null(lesson_set_find(&set, 1));
+    lesson_set_free(&set);
+    ck_assert_uint_eq(set.count, 0);
+}
+END_TEST
+
+START_TEST(test_lesson_set_kernel_beside_lessons)
+{
+    struct lesson_set set;
+    struct error e;
+    char expected[256];
+
+    write_file(lessons_dir, "04-four.lesson", full_lesson_with(2, "lesson: 4\n"));
+    write_file(lessons_dir, "tiles.cl", "__kernel void gemm_tiles(void) {}\n");
+    error_init(&e);
+    ck_assert_msg(lesson_set_load(lessons_dir, &set, &e) == 0, "load failed: %s", e.msg);
+    ck_assert_uint_eq(set.count, 1);
+    snprintf(expected, sizeof expected, "%s/tiles.cl", lessons_dir);
+    ck_assert_str_eq(set.items[0].kernel_file, expected);
+    lesson_set_free(&set);
+}
+END_TEST
+
+START_TEST(test_lesson_set_duplicate_number)
+{
+    struct lesson_set set;
+    struct error e;
+
+    write_file(lessons_dir, "02-a.lesson", full_lesson_with(2, "lesson: 2\n"));
+    write_file(lessons_dir, "02-b.lesson", full_lesson_with(2, "lesson: 2\n"));
+    error_init(&e);
+    ck_assert_int_lt(lesson_set_load(lessons_dir, &set, &e), 0);
+    ck_assert_msg(strstr(e.msg, "lesson 2 is also defined in") != NULL, "message: %s", e.msg);
+    ck_assert_msg(strstr(e.msg, "02-a.lesson") && strstr(e.msg, "02-b.lesson"), "message: %s", e.msg);
+    ck_assert_uint_eq(set.count, 0);
+}
+END_TEST
+
+START_TEST(test_lesson_set_errors)
+{
+    struct lesson_set set;
+    struct error e;
+    char missing[256];
+
+    error_init(&e);
+    ck_assert_int_lt(lesson_set_load(lessons_dir, &set, &e), 0);
+    ck_assert_msg(strstr(e.msg, "no *.lesson files") != NULL, "message: %s", e.msg);
+    snprintf(missing, sizeof missing, "%s/nowhere", base_dir);
+    ck_assert_int_lt(lesson_set_load(missing, &set, &e), 0);
+    ck_assert_msg(strstr(e.msg, "cannot open") != NULL, "message: %s", e.msg);
+    write_file(lessons_dir, "05-bad.lesson", full_lesson_with(13, "colour: blue\n"));
+    ck_assert_int_lt(lesson_set_load(lessons_dir, &set, &e), 0);
+    ck_assert_msg(strstr(e.msg, "05-bad.lesson:13: unknown key") != NULL, "message: %s", e.msg);
+}
+END_TEST
+
+/* The lessons shipped in the source tree (top_srcdir is set by `make check`). */
+START_TEST(test_lesson_shipped)
+{
+    const char *top = getenv("top_srcdir");
+    struct lesson_set set;
+    struct error e;
+    char dir[4096];
+
+    snprintf(dir, sizeof dir, "%s/lessons", top);
+    error_init(&e);
+    ck_assert_msg(lesson_set_load(dir, &set, &e) == 0, "%s", e.msg);
+    for (size_t i = 0; i < set.count; i++) {
+        const struct lesson *l = &set.items[i];
+        ck_assert_msg(l->number == (int)i, "lessons are not numbered 0, 1, 2, ...: %s is lesson %d at "
+                      "place %zu", l->file, l->number, i);
+        if (l->engine == ENGINE_OPENCL)
+            ck_assert_msg(l->kernel_file && access(l->kernel_file, R_OK) == 0,
+                          "%s: kernel %s is not readable", l->file, l->kernel_file);
+    }
+    lesson_set_free(&set);
+}
+END_TEST
+
+Suite *lesson_suite(void)
+{
+    Suite *s = suite_create("lesson");
+    TCase *parse = tcase_create("lesson_parse");
+    TCase *load = tcase_create("lesson_set_load");
+
+    tcase_add_unchecked_fixture(parse, root_setup, root_teardown);
+    tcase_add_checked_fixture(parse, scratch_setup, scratch_teardown);
+    tcase_add_test(parse, test_lesson_full_header);
+    tcase_add_test(parse, test_lesson_full_args);
+    tcase_add_test(parse, test_lesson_full_params);
+    tcase_add_test(parse, test_lesson_full_launch);
+    tcase_add_test(parse, test_lesson_defaults);
+    tcase_add_test(parse, test_lesson_yes_no_keys);
+    tcase_add_test(parse, test_lesson_host);
+    tcase_add_test(parse, test_lesson_host_takes_no_kernel);
+    tcase_add_test(parse, test_lesson_unknown_key);
+    tcase_add_test(parse, test_lesson_missing_separator);
+    tcase_add_test(parse, test_lesson_param_errors);
+    tcase_add_test(parse, test_lesson_unknown_arg);
+    tcase_add_test(parse, test_lesson_expression_errors);
+    tcase_add_test(parse, test_lesson_multiple_with_function);
+    tcase_add_test(parse, test_lesson_local_dims_mismatch);
+    tcase_add_test(parse, test_lesson_missing_keys);
+    tcase_add_test(parse, test_lesson_kernel_not_found);
+    tcase_add_test(parse, test_lesson_duplicate_key);
+    tcase_add_test(parse, test_lesson_duplicate_single_value_key);
+    suite_add_tcase(s, parse);
+
+    tcase_add_unchecked_fixture(load, root_setup, root_teardown);
+    tcase_add_checked_fixture(load, scratch_setup, scratch_teardown);
+    tcase_add_test(load, test_lesson_set_load);
+    tcase_add_test(load, test_lesson_set_kernel_beside_lessons);
+    tcase_add_test(load, test_lesson_set_duplicate_number);
+    tcase_add_test(load, test_lesson_set_errors);
+    if (getenv("top_srcdir"))
+        tcase_add_test(load, test_lesson_shipped);
+    else
+        fprintf(stderr, "lesson: top_srcdir is not set: skipping the shipped lessons\n");
+    suite_add_tcase(s, load);
+    return s;
+}

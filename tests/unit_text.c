@@ -1,0 +1,294 @@
+/* unit_text.c: laying out and printing lesson explanations. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+#include "../src/text.h"
+
+static struct text_lines lines;
+
+static void teardown(void)
+{
+    text_lines_free(&lines);
+}
+
+/* Characters, not bytes: UTF-8 continuation bytes do not count. */
+static int columns(const char *s)
+{
+    int n = 0;
+
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+static const struct text_line *line_at(size_t i)
+{
+    ck_assert_msg(i < lines.count, "line %zu of %zu", i, lines.count);
+    return &lines.items[i];
+}
+
+static void assert_line(size_t i, enum text_kind kind, int indent, const char *text)
+{
+    const struct text_line *l = line_at(i);
+
+    ck_assert_msg(l->kind == kind, "line %zu (\"%s\") has kind %d, expected %d", i, l->text, (int)l->kind,
+                  (int)kind);
+    ck_assert_int_eq(l->indent, indent);
+    ck_assert_str_eq(l->text, text);
+}
+
+/* The whole of text_print's output, malloc'd. */
+static char *printed(const char *markup, int width)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+
+    ck_assert_ptr_nonnull(f);
+    text_print(f, markup, width);
+    ck_assert_int_eq(fclose(f), 0);
+    return buf;
+}
+
+/* Checks that every line fits width, and that the wrapping is greedy: the first word of
+   each next line of the same paragraph would not have fitted on the line before. */
+static void assert_wrapped(int width)
+{
+    for (size_t i = 0; i < lines.count; i++) {
+        const struct text_line *l = &lines.items[i];
+        ck_assert_msg(l->indent + columns(l->text) <= width, "line %zu \"%s\" is %d columns wide, over %d",
+                      i, l->text, l->indent + columns(l->text), width);
+        if (i + 1 < lines.count && lines.items[i + 1].kind == TEXT_PARAGRAPH &&
+            l->kind != TEXT_BLANK && l->kind != TEXT_HEADING && l->kind != TEXT_VERBATIM) {
+            const char *next = lines.items[i + 1].text;
+            char word[256];
+            snprintf(word, sizeof word, "%.*s", (int)strcspn(next, " "), next);
+            ck_assert_msg(l->indent + columns(l->text) + 1 + columns(word) > width,
+                          "\"%s\" would have fitted after line %zu \"%s\"", word, i, l->text);
+        }
+    }
+}
+
+START_TEST(test_text_wraps)
+{
+    static const char markup[] =
+        "The naive kernel reads a whole row of A and a whole column of B for every element "
+        "of C, so it moves far more data than it computes with.";
+
+    text_layout(markup, 30, &lines);
+    ck_assert_uint_ge(lines.count, 4);
+    for (size_t i = 0; i < lines.count; i++)
+        ck_assert_msg(lines.items[i].kind == TEXT_PARAGRAPH && lines.items[i].indent == 0, "line %zu", i);
+    assert_wrapped(30);
+    assert_line(0, TEXT_PARAGRAPH, 0, "The naive kernel reads a whole");
+    assert_line(lines.count - 1, TEXT_PARAGRAPH, 0, "computes with.");
+}
+END_TEST
+
+START_TEST(test_text_joins_lines)
+{
+    /* The lines of a paragraph are re-flowed together. */
+    text_layout("one two\nthree\nfour five six", 60, &lines);
+    ck_assert_uint_eq(lines.count, 1);
+    assert_line(0, TEXT_PARAGRAPH, 0, "one two three four five six");
+}
+END_TEST
+
+START_TEST(test_text_wraps_utf8)
+{
+    /* Words of 11 characters in 13 bytes: two fit in 23 columns, but not in 23 bytes. */
+    static const char markup[] = "1024×1024·M 1024×1024·N 1024×1024·K 1024×1024·L 1024×1024·P";
+
+    text_layout(markup, 23, &lines);
+    assert_wrapped(23);
+    ck_assert_uint_eq(lines.count, 3);
+    assert_line(0, TEXT_PARAGRAPH, 0, "1024×1024·M 1024×1024·N");
+    assert_line(2, TEXT_PARAGRAPH, 0, "1024×1024·P");
+}
+END_TEST
+
+START_TEST(test_text_long_word)
+{
+    /* A word wider than the width gets a line of its own and is not cut. */
+    static const char word[] = "abcdefghijklmnopqrstuvwxyzabcdefghij";
+    char markup[128];
+
+    snprintf(markup, sizeof markup, "a %s b", word);
+    text_layout(markup, 20, &lines);
+    ck_assert_uint_eq(lines.count, 3);
+    assert_line(0, TEXT_PARAGRAPH, 0, "a");
+    assert_line(1, TEXT_PARAGRAPH, 0, word);
+    assert_line(2, TEXT_PARAGRAPH, 0, "b");
+}
+END_TEST
+
+START_TEST(test_text_heading)
+{
+    text_layout("## Why tiles help\nBody text here.\n", 40, &lines);
+    ck_assert_uint_eq(lines.count, 2);
+    assert_line(0, TEXT_HEADING, 0, "Why tiles help");
+    assert_line(1, TEXT_PARAGRAPH, 0, "Body text here.");
+}
+END_TEST
+
+START_TEST(test_text_items)
+{
+    static const char markup[] =
+        "Steps:\n"
+        "\n"
+        "- load a tile of A and a tile of B into local memory, then wait\n"
+        "- multiply\n"
+        "  the tiles\n"
+        "\n"
+        "After.\n";
+
+    text_layout(markup, 30, &lines);
+    assert_wrapped(30);
+    assert_line(0, TEXT_PARAGRAPH, 0, "Steps:");
+    assert_line(1, TEXT_BLANK, 0, "");
+    /* 28 columns after the indent; continuation lines are indented under the item's text. */
+    assert_line(2, TEXT_ITEM, 2, "load a tile of A and a tile");
+    assert_line(3, TEXT_PARAGRAPH, 2, "of B into local memory, then");
+    assert_line(4, TEXT_PARAGRAPH, 2, "wait");
+    /* An indented line without "- " continues the item. */
+    assert_line(5, TEXT_ITEM, 2, "multiply the tiles");
+    assert_line(6, TEXT_BLANK, 0, "");
+    assert_line(7, TEXT_PARAGRAPH, 0, "After.");
+    ck_assert_uint_eq(lines.count, 8);
+}
+END_TEST
+
+START_TEST(test_text_verbatim)
+{
+    static const char markup[] =
+        "The cost:\n"
+        "    flops  =  2 * M * N * K      (kept as it is, however wide it is)\n"
+        "    bytes  =  4 * (M*K + K*N)\n"
+        "and after it.";
+
+    text_layout(markup, 30, &lines);
+    ck_assert_uint_eq(lines.count, 4);
+    assert_line(0, TEXT_PARAGRAPH, 0, "The cost:");
+    assert_line(1, TEXT_VERBATIM, 4, "flops  =  2 * M * N * K      (kept as it is, however wide it is)");
+    assert_line(2, TEXT_VERBATIM, 4, "bytes  =  4 * (M*K + K*N)");
+    assert_line(3, TEXT_PARAGRAPH, 0, "and after it.");
+}
+END_TEST
+
+START_TEST(test_text_blank_lines)
+{
+    /* Runs of blank lines become one; none at the start or the end. */
+    text_layout("\n\n  \nFirst.\n\n\n\t\nSecond.\n\n\n", 40, &lines);
+    ck_assert_uint_eq(lines.count, 3);
+    assert_line(0, TEXT_PARAGRAPH, 0, "First.");
+    assert_line(1, TEXT_BLANK, 0, "");
+    assert_line(2, TEXT_PARAGRAPH, 0, "Second.");
+}
+END_TEST
+
+START_TEST(test_text_empty)
+{
+    text_layout("", 40, &lines);
+    ck_assert_uint_eq(lines.count, 0);
+    text_lines_free(&lines);
+    text_layout("\n\n\n", 40, &lines);
+    ck_assert_uint_eq(lines.count, 0);
+}
+END_TEST
+
+START_TEST(test_text_markup_kept)
+{
+    text_layout("A *tile* of `float4` values.", 60, &lines);
+    assert_line(0, TEXT_PARAGRAPH, 0, "A *tile* of `float4` values.");
+}
+END_TEST
+
+START_TEST(test_text_print)
+{
+    char *out = printed("## Local memory\n"
+                        "A *tile* is shared, see `barrier(CLK_LOCAL_MEM_FENCE)` and `a*b`.\n"
+                        "\n"
+                        "- *one* item\n"
+                        "    x  =  a * b\n", 80);
+
+    ck_assert_str_eq(out,
+                     "Local memory\n"
+                     "------------\n"
+                     "A tile is shared, see `barrier(CLK_LOCAL_MEM_FENCE)` and `a*b`.\n"
+                     "\n"
+                     "- one item\n"
+                     "    x  =  a * b\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_text_print_arithmetic)
+{
+    /* A '*' with blanks around it, or between letters, is a multiplication, not emphasis. */
+    char *out = printed("It does 2 * M * N * K flops at c*R + r, *not* fewer.", 80);
+
+    ck_assert_str_eq(out, "It does 2 * M * N * K flops at c*R + r, not fewer.\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_text_print_wrapped_item)
+{
+    char *out = printed("- alpha beta gamma delta epsilon zeta eta", 20);
+
+    ck_assert_str_eq(out,
+                     "- alpha beta gamma\n"
+                     "  delta epsilon zeta\n"
+                     "  eta\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_text_print_heading_utf8)
+{
+    /* The underline is as long as the heading in characters, not in bytes. */
+    char *out = printed("## M × N · K", 40);
+
+    ck_assert_str_eq(out, "M × N · K\n---------\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(test_text_print_heading_emphasis)
+{
+    /* The underline is as long as the heading as printed, without its emphasis marks. */
+    char *out = printed("## Why *tiles* help", 40);
+
+    ck_assert_str_eq(out, "Why tiles help\n--------------\n");
+    free(out);
+}
+END_TEST
+
+Suite *text_suite(void)
+{
+    Suite *s = suite_create("text");
+    TCase *layout = tcase_create("text_layout");
+    TCase *print = tcase_create("text_print");
+
+    tcase_add_checked_fixture(layout, NULL, teardown);
+    tcase_add_test(layout, test_text_wraps);
+    tcase_add_test(layout, test_text_joins_lines);
+    tcase_add_test(layout, test_text_wraps_utf8);
+    tcase_add_test(layout, test_text_long_word);
+    tcase_add_test(layout, test_text_heading);
+    tcase_add_test(layout, test_text_items);
+    tcase_add_test(layout, test_text_verbatim);
+    tcase_add_test(layout, test_text_blank_lines);
+    tcase_add_test(layout, test_text_empty);
+    tcase_add_test(layout, test_text_markup_kept);
+    suite_add_tcase(s, layout);
+    tcase_add_test(print, test_text_print);
+    tcase_add_test(print, test_text_print_arithmetic);
+    tcase_add_test(print, test_text_print_wrapped_item);
+    tcase_add_test(print, test_text_print_heading_utf8);
+    tcase_add_test(print, test_text_print_heading_emphasis);
+    suite_add_tcase(s, print);
+    return s;
+}

@@ -1,0 +1,16 @@
+/* units.h: the unit test suites of the engine, one per module. */
+#ifndef CLMM_TESTS_UNITS_H
+#define CLMM_TESTS_UNITS_H
+
+#include <check.h>
+
+Suite *expr_suite(void);
+Suite *lesson_suite(void);
+Suite *geometry_suite(void);
+Suite *stats_suite(void);
+Suite *verify_suite(void);
+Suite *matrix_suite(void);
+Suite *text_suite(void);
+Suite *options_suite(void);
+
+#endif
