@@ -1,0 +1,220 @@
+/* check_ladder.c: every lesson runs and verifies on an OpenCL device (POCL in CI), at a
+   multiple size, a non-square size and an odd size, and with each allowed value of each
+   parameter; broken kernels are reported as wrong or failing, never as fast.
+   Exits 77 (skipped) when there is no OpenCL device. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "lesson.h"
+#include "measure.h"
+#include "ocl.h"
+
+static struct lesson_set lessons;
+static struct device_list devices;
+static struct ocl cl;
+static char top_srcdir[4096];
+
+static const struct gemm_size sizes[] = {
+    { 128, 128, 128 },  /* a multiple of every tile */
+    { 256, 128, 64 },   /* non-square, still multiples */
+    { 100, 70, 30 },    /* nothing divides: padding or edge handling */
+    { 1, 1, 1 },
+};
+
+static void quick(struct measure_config *cfg)
+{
+    measure_config_defaults(cfg);
+    cfg->reps = 1;
+}
+
+static void run(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
+                struct run_result *r)
+{
+    struct workspace w;
+    struct measure_config cfg;
+    struct error e;
+
+    error_init(&e);
+    quick(&cfg);
+    run_result_init(r);
+    ck_assert_msg(workspace_init(&w, &cl, s, 7, &e) == 0, "workspace: %s", e.msg);
+    measure_lesson(&w, l, ps, &cfg, r);
+    workspace_free(&w);
+}
+
+/* The lesson is verified at every size it claims. */
+START_TEST(test_lesson_sizes)
+{
+    const struct lesson *l = &lessons.items[_i];
+
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        struct run_result r;
+        bool takes_it = l->pad || l->engine == ENGINE_HOST || (l->nmultiples == 0 && !l->square);
+        run(l, NULL, sizes[s], &r);
+        if (!takes_it && r.status == RUN_REFUSED) {
+            run_result_free(&r);
+            continue;
+        }
+        ck_assert_msg(r.status == RUN_OK, "lesson %d at %lldx%lldx%lld: %s: %s", l->number,
+                      sizes[s].m, sizes[s].n, sizes[s].k, run_status_name(r.status), r.error.msg);
+        ck_assert(r.verify.ok);
+        ck_assert(r.verify.max_error <= r.verify.tolerance);
+        ck_assert(r.gflops.median > 0.0);
+        ck_assert_int_eq(r.reps, 1);
+        run_result_free(&r);
+    }
+}
+END_TEST
+
+/* Each allowed value of each parameter, the others at their defaults: verified, or refused
+   with a reason by one of the lesson's require lines or a device limit. */
+START_TEST(test_lesson_params)
+{
+    const struct lesson *l = &lessons.items[_i];
+    const struct gemm_size s = { 96, 160, 48 };
+
+    for (size_t p = 0; p < l->nparams; p++)
+        for (size_t v = 0; v < l->params[p].nvalues; v++) {
+            struct param_set ps;
+            struct run_result r;
+            param_set_defaults(l, &ps);
+            ps.values[p] = l->params[p].values[v];
+            run(l, &ps, s, &r);
+            ck_assert_msg(r.status == RUN_OK || (r.status == RUN_REFUSED && r.error.msg[0]),
+                          "lesson %d with %s=%lld: %s: %s", l->number, l->params[p].name,
+                          l->params[p].values[v], run_status_name(r.status), r.error.msg);
+            run_result_free(&r);
+        }
+}
+END_TEST
+
+static const struct lesson *broken(struct lesson_set *set, int number)
+{
+    const struct lesson *l = lesson_set_find(set, number);
+    ck_assert_msg(l != NULL, "tests/broken has no lesson %d", number);
+    return l;
+}
+
+/* Verification can fail: deliberately wrong kernels are reported as wrong, with where. */
+START_TEST(test_broken_kernels)
+{
+    struct lesson_set set;
+    struct error e;
+    struct run_result r;
+    char dir[4200];
+    const struct gemm_size small = { 64, 48, 40 }, large = { 640, 512, 480 };
+
+    error_init(&e);
+    snprintf(dir, sizeof dir, "%s/tests/broken", top_srcdir);
+    ck_assert_msg(lesson_set_load(dir, &set, &e) == 0, "%s", e.msg);
+
+    /* Lesson 91 sums one term too few; 92 never writes C's last column. Both are caught by
+       the exhaustive check at a small size and the sampled check at a large one. */
+    for (int number = 91; number <= 92; number++) {
+        run(broken(&set, number), NULL, small, &r);
+        ck_assert_msg(r.status == RUN_WRONG, "lesson %d small: %s", number, run_status_name(r.status));
+        ck_assert(r.verify.exhaustive);
+        ck_assert(strstr(r.error.msg, "C[") != NULL);
+        ck_assert(r.gflops.median == 0.0);
+        run_result_free(&r);
+        run(broken(&set, number), NULL, large, &r);
+        ck_assert_msg(r.status == RUN_WRONG, "lesson %d large: %s", number, run_status_name(r.status));
+        ck_assert(!r.verify.exhaustive);
+        run_result_free(&r);
+    }
+    /* Lesson 93 does not compile: an error with the build log, not a crash. */
+    run(broken(&set, 93), NULL, small, &r);
+    ck_assert_int_eq(r.status, RUN_ERROR);
+    ck_assert(strstr(r.error.msg, "CL_BUILD_PROGRAM_FAILURE") != NULL);
+    ck_assert(r.error.detail != NULL && r.error.detail[0] != '\0');
+    run_result_free(&r);
+    /* Lesson 94 asks for a work-group larger than any device allows: refused with figures. */
+    run(broken(&set, 94), NULL, small, &r);
+    ck_assert_int_eq(r.status, RUN_REFUSED);
+    ck_assert(strstr(r.error.msg, "work-group") != NULL);
+    run_result_free(&r);
+    lesson_set_free(&set);
+}
+END_TEST
+
+/* A launch estimated to exceed the limit is refused with the estimate, unless forced. */
+START_TEST(test_launch_limit)
+{
+    const struct lesson *l = lesson_set_find(&lessons, 1);
+    const struct gemm_size s = { 1024, 1024, 1024 };
+    struct workspace w;
+    struct measure_config cfg;
+    struct run_result r;
+    struct error e;
+
+    error_init(&e);
+    quick(&cfg);
+    cfg.launch_limit_s = 1e-6;
+    ck_assert(workspace_init(&w, &cl, s, 1, &e) == 0);
+    run_result_init(&r);
+    measure_lesson(&w, l, NULL, &cfg, &r);
+    ck_assert_int_eq(r.status, RUN_REFUSED);
+    ck_assert(r.estimate_s > cfg.launch_limit_s);
+    ck_assert(strstr(r.error.msg, "--force") != NULL);
+    run_result_free(&r);
+    workspace_free(&w);
+}
+END_TEST
+
+static Suite *ladder_suite(void)
+{
+    Suite *s = suite_create("ladder");
+    TCase *tc = tcase_create("lessons");
+
+    tcase_set_timeout(tc, 1200);
+    tcase_add_loop_test(tc, test_lesson_sizes, 0, (int)lessons.count);
+    tcase_add_loop_test(tc, test_lesson_params, 0, (int)lessons.count);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("failures");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_broken_kernels);
+    tcase_add_test(tc, test_launch_limit);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    const char *top = getenv("top_srcdir");
+    const struct device_info *d;
+    struct error e;
+    char dir[4200];
+    SRunner *sr;
+    int failed;
+
+    error_init(&e);
+    snprintf(top_srcdir, sizeof top_srcdir, "%s", top ? top : "..");
+    snprintf(dir, sizeof dir, "%s/lessons", top_srcdir);
+    if (lesson_set_load(dir, &lessons, &e) < 0) {
+        fprintf(stderr, "check_ladder: %s\n", e.msg);
+        return 1;
+    }
+    if (device_list_load(&devices, &e) < 0) {
+        printf("SKIP: no OpenCL device to run the lessons on: %s\n", e.msg);
+        return 77;
+    }
+    d = device_select(&devices, getenv("CLMM_TUTOR_DEVICE"), &e);
+    if (!d || ocl_open(&cl, d, &e) < 0) {
+        fprintf(stderr, "check_ladder: %s\n", e.msg);
+        return 1;
+    }
+    printf("check_ladder: lessons of %s on %s (%s)\n", dir, d->name, d->platform_name);
+    /* No fork: one OpenCL context serves every test, and POCL keeps its compiled kernels. */
+    sr = srunner_create(ladder_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_VERBOSE);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    ocl_close(&cl);
+    device_list_free(&devices);
+    lesson_set_free(&lessons);
+    return failed == 0 ? 0 : 1;
+}
