@@ -1,0 +1,125 @@
+#!/bin/sh
+# cli.sh: the command line as a user meets it: bad arguments get one clear line and exit
+# status 2, and the modes print what they promise. The parts that measure need an OpenCL
+# device; without one they are skipped (and the whole script exits 77 if nothing ran).
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+tutor="$top_builddir/src/clmm-tutor"
+export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); echo "PASS: $1"; }
+not_ok() { failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/    | /' "$tmp/out" "$tmp/err" | head -20; }
+
+# expect NAME STATUS PATTERN COMMAND...: runs COMMAND, wants exit STATUS and PATTERN
+# (an extended regex) somewhere in its stdout or stderr.
+expect() {
+    name=$1 want=$2 pattern=$3
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        echo "    exit status $got, expected $want" >>"$tmp/err"
+        not_ok "$name"
+    elif ! cat "$tmp/out" "$tmp/err" | grep -Eq -- "$pattern"; then
+        echo "    no match for: $pattern" >>"$tmp/err"
+        not_ok "$name"
+    else
+        ok "$name"
+    fi
+}
+
+# A usage error is exactly one message line plus the hint, on stderr, and exit status 2.
+usage_error() {
+    name=$1 pattern=$2
+    shift 2
+    expect "$name" 2 "$pattern" "$tutor" "$@"
+    if [ "$(grep -c '^clmm-tutor: ' "$tmp/err")" -ne 1 ] || [ -s "$tmp/out" ]; then
+        echo "    wanted one 'clmm-tutor:' line on stderr and nothing on stdout" >>"$tmp/err"
+        passed=$((passed - 1))
+        not_ok "$name (one line)"
+    fi
+}
+
+expect "--help lists every mode" 0 "--bench.*--show|--show" "$tutor" --help
+for opt in --list --devices --show --bench --lesson --size --reps --format --device --lessons \
+           --param --budget --max-launch --force --seed --no-reference; do
+    grep -q -- "$opt" "$tmp/out" || { echo "    --help lacks $opt" >>"$tmp/err"; not_ok "--help mentions $opt"; }
+done
+expect "--version" 0 "^clmm-tutor [0-9]+\.[0-9]+" "$tutor" --version
+
+usage_error "size zero" 'not a positive size' --bench --size 0
+usage_error "negative size" 'not a positive size|not a number' --bench --size -5
+usage_error "non-numeric size" 'not a number' --bench --size abc
+usage_error "size with two sides" 'one side .* or three' --bench --size 100x200
+usage_error "size too large" 'too large' --bench --size 100000
+usage_error "unknown lesson number" 'no lesson 42' --bench --lesson 42
+usage_error "lesson out of range" 'not a lesson number' --show 200
+usage_error "lesson not a number" 'not a lesson number' --lesson x
+usage_error "unknown format" 'not a format' --bench --format xml
+usage_error "zero repetitions" 'not a count' --bench --reps 0
+usage_error "unknown option" 'unknown or ambiguous option' --frobnicate
+usage_error "missing value" 'needs a value' --bench --size
+usage_error "stray argument" 'unexpected argument' --list extra
+usage_error "two modes" 'cannot be combined' --list --devices
+usage_error "parameter value not allowed" 'allows TS = ' --show 1 --param TS=7
+usage_error "unknown parameter" 'no parameter called NOPE' --bench --lesson 1 --param NOPE=1
+usage_error "malformed parameter" 'NAME=VALUE' --bench --param TS
+usage_error "bad budget" 'positive number of seconds' --bench --budget -1
+
+expect "--list shows lessons 0 to 13" 0 "^13 " "$tutor" --list
+for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
+    grep -Eq "^ ?$n " "$tmp/out" || { echo "    lesson $n missing" >>"$tmp/err"; not_ok "--list has lesson $n"; }
+done
+expect "--show prints the lesson and its kernel" 0 "__kernel" "$tutor" --show 5
+grep -q "^Lesson 5: " "$tmp/out" || not_ok "--show 5 starts with its title"
+
+mkdir "$tmp/bad"
+printf 'lesson: 1\ntitle: t\nsources: s\nkernel: k.cl\nfoo: bar\n---\ntext\n' >"$tmp/bad/01-bad.lesson"
+expect "malformed lesson: file, line and what was expected" 3 "01-bad.lesson:4: kernel file" \
+    "$tutor" --list --lessons "$tmp/bad"
+expect "missing lesson directory" 3 "cannot open the lesson directory" "$tutor" --list --lessons "$tmp/none"
+
+mkdir "$tmp/no-icd"
+expect "no OpenCL platform says how to install one" 3 "pocl-opencl-icd" \
+    env OCL_ICD_VENDORS="$tmp/no-icd" "$tutor" --devices
+
+if ! "$tutor" --devices >/dev/null 2>&1; then
+    echo "SKIP: no OpenCL device; the measuring tests did not run"
+
+else
+    expect "unknown device lists the devices" 3 "no OpenCL device matches .*devices: 0 " \
+        "$tutor" --bench --lesson 1 --size 32 --device no-such-device
+    expect "device by index" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0 --format csv
+    expect "device by platform:device" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0:0 --format csv
+    expect "csv: header and a verified row" 0 '^[^,]*,1,"[^"]*","TS=[0-9]+",40,30,20,[0-9]+,[0-9]+,[0-9]+,ok,' \
+        "$tutor" --bench --lesson 1 --size 40x30x20 --reps 2 --format csv --no-reference
+    head -1 "$tmp/out" | grep -q '^device,lesson,title,params,m,n,k,' || not_ok "csv header"
+    expect "json is well formed" 0 '"status": "ok"' \
+        "$tutor" --bench --lesson 12 --size 33x17x9,64 --reps 2 --format json
+    if command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["results"]) >= 2' "$tmp/out" \
+            && ok "json parses, one result per lesson and size" || not_ok "json parses"
+    fi
+    expect "table of several sizes" 0 "Size 48x40x24" "$tutor" --bench --lesson 5 --size 32,48x40x24 --reps 2
+    expect "a broken lesson is reported wrong, the others still run" 1 "WRONG RESULT" \
+        "$tutor" --bench --lessons "$top_srcdir/tests/broken" --size 64x48x40 --reps 2 --no-reference
+    grep -Eq '^ +90 +Control: a correct kernel +[0-9.]+ ' "$tmp/out" || not_ok "the control lesson is measured"
+    grep -q 'build log' "$tmp/out" || not_ok "a build failure shows its build log"
+    grep -q 'work-group of' "$tmp/out" || not_ok "an oversized work-group is refused with figures"
+    expect "a launch over the limit is refused with the estimate" 1 "would take about .*--force" \
+        "$tutor" --bench --lesson 0 --size 2048 --max-launch 0.05 --no-reference
+    expect "--lesson walks through one lesson" 0 "Lesson 2: .*|GFLOPS" \
+        "$tutor" --lesson 2 --size 64 --reps 2 --no-reference
+    grep -q "__kernel" "$tmp/out" && grep -q "GFLOPS" "$tmp/out" || not_ok "--lesson prints the kernel and a measurement"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] || exit 1
+[ "$passed" -gt 0 ] || exit 77
+exit 0
