@@ -336,6 +336,14 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
     }
     if (strcmp(key, "title") == 0)
         return set_string(&l->title, value);
+    if (strcmp(key, "short") == 0) {
+        size_t columns = 0;
+        for (const char *c = value; *c; c++)
+            columns += ((unsigned char)*c & 0xC0) != 0x80;
+        if (columns > LESSON_SHORT_TITLE_MAX)
+            return bad(r, "the short title is longer than %s columns", "28");
+        return set_string(&l->short_title, value);
+    }
     if (strcmp(key, "sources") == 0)
         return set_string(&l->sources, value);
     if (strcmp(key, "engine") == 0) {
@@ -437,6 +445,8 @@ static int check_complete(struct reader *r)
         missing = "global";
     if (missing)
         return bad(r, "the header has no \"%s:\" line", missing);
+    if (!l->short_title)
+        l->short_title = strdup(l->title);
     if (l->engine == ENGINE_HOST && (l->kernel_file || l->entry || l->options || l->nargs || l->dims ||
                                      l->local_dims || l->b_transposed || l->column_major))
         return bad(r, "%s", "a host lesson (engine: host) takes no kernel, entry, options, args, "
@@ -498,6 +508,7 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
 void lesson_free(struct lesson *l)
 {
     free(l->title);
+    free(l->short_title);
     free(l->sources);
     free(l->file);
     free(l->kernel_file);

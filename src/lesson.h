@@ -10,6 +10,7 @@
 #define LESSON_MAX_PARAMS 12
 #define LESSON_MAX_ARGS 16
 #define LESSON_MAX_DIMS 3
+#define LESSON_SHORT_TITLE_MAX 28   /* columns */
 
 enum lesson_engine { ENGINE_OPENCL, ENGINE_HOST };
 
@@ -40,6 +41,7 @@ struct lesson_require {
 struct lesson {
     int number;
     char *title;
+    char *short_title;          /* for tables and charts; the title when not given */
     char *sources;
     enum lesson_engine engine;
     char *file;                 /* the lesson file, as given */

@@ -544,7 +544,7 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
         lr.base.fetch = device_fetch;
     }
     r->lesson = l->number;
-    snprintf(r->title, sizeof r->title, "%s", l->title);
+    snprintf(r->title, sizeof r->title, "%s", l->short_title);
     format_params(l, ps, r->params, sizeof r->params);
     if (l->engine == ENGINE_OPENCL && !w->cl) {
         r->status = RUN_ERROR;

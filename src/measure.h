@@ -30,7 +30,7 @@ enum run_status { RUN_OK, RUN_WRONG, RUN_REFUSED, RUN_ERROR };
 
 struct run_result {
     int lesson;                 /* -1 for a reference library */
-    char title[128];
+    char title[128];            /* the lesson's short title */
     char params[256];           /* "TS=16 WPT=8", empty without parameters */
     struct gemm_size size;      /* as asked */
     struct gemm_size run;       /* as launched, after padding */

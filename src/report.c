@@ -178,7 +178,7 @@ void report_size_begin(struct report *rep, struct gemm_size s)
         return;
     fprintf(rep->out, "\nSize %lldx%lldx%lld (M x N x K): %.3g GFLOP per product\n", s.m, s.n, s.k,
             gemm_flops(s) * 1e-9);
-    fprintf(rep->out, "  #  %-29s %9s %5s %9s %9s  %s\n", "lesson", "GFLOPS", "+-", "kernel ms",
+    fprintf(rep->out, "  #  %-28s  %9s %5s %9s %9s  %s\n", "lesson", "GFLOPS", "+-", "kernel ms",
             "wall ms", "max err");
     fflush(rep->out);
 }
@@ -213,7 +213,7 @@ static void table_row(struct report *rep, const struct run_result *r)
         snprintf(label, sizeof label, "ref");
     else
         snprintf(label, sizeof label, "%d", r->lesson);
-    fprintf(out, "%3s  %-29.29s ", label, r->title);
+    fprintf(out, "%3s  %-28.28s  ", label, r->title);
     if (r->status == RUN_OK) {
         fprintf(out, "%9.1f %4.0f%% %9.3f %9.3f  %.1e\n", r->gflops.median,
                 100.0 * stats_relative_spread(&r->gflops), r->seconds.median * 1e3, r->wall_s * 1e3,

@@ -269,7 +269,22 @@ START_TEST(test_lesson_defaults)
     ck_assert_uint_eq(l.nmultiples, 0);
     ck_assert_uint_eq(l.nrequires, 0);
     ck_assert_str_eq(l.text, "");
+    ck_assert_str_eq(l.short_title, "Naive");   /* the title, when no short line */
     lesson_free(&l);
+}
+END_TEST
+
+/* A short title is for tables and charts: at most 28 columns, counted in characters. */
+START_TEST(test_lesson_short_title)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson_with(5, "short: Tiles \xc3\x97 local: 28 columns...\n"), &l);
+    ck_assert_str_eq(l.short_title, "Tiles \xc3\x97 local: 28 columns...");
+    ck_assert_str_eq(l.title, "Tiles in local memory");
+    lesson_free(&l);
+    parse_fails(full_lesson_with(5, "short: Tiles in local memory, 29 col\n"), 5, "longer than 28");
+    parse_fails(full_lesson_with(5, "short: twice\nshort: again\n"), 6, "twice");
 }
 END_TEST
 
@@ -574,6 +589,7 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_full_params);
     tcase_add_test(parse, test_lesson_full_launch);
     tcase_add_test(parse, test_lesson_defaults);
+    tcase_add_test(parse, test_lesson_short_title);
     tcase_add_test(parse, test_lesson_yes_no_keys);
     tcase_add_test(parse, test_lesson_host);
     tcase_add_test(parse, test_lesson_host_takes_no_kernel);
