@@ -200,36 +200,41 @@ static struct gemm_size shrink(struct gemm_size s, long long most)
     return p;
 }
 
-/* Estimates the launch time at the full size from launches at growing smaller sizes. */
+/* Estimates the launch time at the full size from launches at growing smaller sizes: the
+   first that lasts PROBE_MIN_SECONDS, or else the largest below half the full size. */
 static enum prepare_result estimate(struct runner *rn, const struct measure_config *cfg,
                                     struct run_result *r)
 {
-    struct gemm_size full = rn->w->size, probe = full;
+    struct gemm_size full = rn->w->size, probe, timed = { 0, 0, 0 };
     double t = 0.0, full_flops = gemm_flops(full);
 
     for (long long side = PROBE_FIRST_SIZE;; side *= 2) {
         enum prepare_result pr;
+        int rc;
         probe = shrink(full, side);
         if (gemm_flops(probe) * 2.0 > full_flops)
-            return PREPARED;    /* close enough to the full size: just run it */
+            break;
         pr = rn->prepare(rn, probe, &r->error);
         if (pr != PREPARED)
             return pr;
         /* The first launch may pay for one-time work; the second is the one to trust. */
-        int rc = rn->launch(rn, &t, &r->error);
+        rc = rn->launch(rn, &t, &r->error);
         if (rc == 0)
             rc = rn->launch(rn, &t, &r->error);
         if (rc < 0)
             return rc == LAUNCH_REFUSED ? REFUSED : FAILED;
+        timed = probe;
         if (t >= PROBE_MIN_SECONDS)
             break;
     }
-    r->estimate_s = t * full_flops / gemm_flops(probe);
+    if (timed.m == 0)
+        return PREPARED;
+    r->estimate_s = t * full_flops / gemm_flops(timed);
     if (r->estimate_s > cfg->launch_limit_s) {
-        error_set(&r->error, "one launch would take about %.0f s (estimated from %lldx%lldx%lld, "
-                             "which took %.3f s); the limit is %g s: use --max-launch SECONDS or "
+        error_set(&r->error, "one launch would take about %.3g s (estimated from %lldx%lldx%lld, "
+                             "which took %.3g s); the limit is %g s: use --max-launch SECONDS or "
                              "--force to run it anyway",
-                  r->estimate_s, probe.m, probe.n, probe.k, t, cfg->launch_limit_s);
+                  r->estimate_s, timed.m, timed.n, timed.k, t, cfg->launch_limit_s);
         return REFUSED;
     }
     return PREPARED;
