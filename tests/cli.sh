@@ -85,9 +85,14 @@ expect "malformed lesson: file, line and what was expected" 3 "01-bad.lesson:4: 
     "$tutor" --list --lessons "$tmp/bad"
 expect "missing lesson directory" 3 "cannot open the lesson directory" "$tutor" --list --lessons "$tmp/none"
 
+# ocl-icd (Debian's loader) reads its platforms from OCL_ICD_VENDORS; other loaders may not.
 mkdir "$tmp/no-icd"
-expect "no OpenCL platform says how to install one" 3 "pocl-opencl-icd" \
-    env OCL_ICD_VENDORS="$tmp/no-icd" "$tutor" --devices
+if OCL_ICD_VENDORS="$tmp/no-icd" "$tutor" --devices >/dev/null 2>&1; then
+    echo "SKIP: no OpenCL platform: this ICD loader ignores OCL_ICD_VENDORS, so platforms cannot be hidden"
+else
+    expect "no OpenCL platform says how to install one" 3 "pocl-opencl-icd" \
+        env OCL_ICD_VENDORS="$tmp/no-icd" "$tutor" --devices
+fi
 
 if ! "$tutor" --devices >/dev/null 2>&1; then
     echo "SKIP: no OpenCL device; the measuring tests did not run"
