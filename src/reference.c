@@ -13,7 +13,11 @@
 #include <string.h>
 
 #ifdef HAVE_CLBLAST
+/* clblast_c.h declares CLBlastClearCache() without "void". */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
 #include <clblast_c.h>
+#pragma GCC diagnostic pop
 
 #define BATCH_MIN_SECONDS 1e-3
 #define BATCH_MAX_CALLS 100
