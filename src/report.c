@@ -219,8 +219,12 @@ static void table_row(struct report *rep, const struct run_result *r)
                 100.0 * stats_relative_spread(&r->gflops), r->seconds.median * 1e3, r->wall_s * 1e3,
                 r->verify.max_error);
     } else {
+        struct text_lines lines;
         fprintf(out, "%s\n", r->status == RUN_WRONG ? "WRONG RESULT (not timed)" : run_status_name(r->status));
-        fprintf(out, "     %s\n", r->error.msg);
+        text_layout(r->error.msg, 80 - 5, &lines);
+        for (size_t i = 0; i < lines.count; i++)
+            fprintf(out, "     %s\n", lines.items[i].text);
+        text_lines_free(&lines);
         if (r->error.detail) {
             fprintf(out, "     build log:\n");
             for (const char *p = r->error.detail; *p;) {
@@ -323,11 +327,10 @@ void report_size_end(struct report *rep)
     if (rep->notes[0])
         fprintf(rep->out, "Parameters:\n%s", rep->notes);
     if (rep->best.gflops.median > 0) {
-        fprintf(rep->out, "Fastest lesson: %d (%s) at %.1f GFLOPS", rep->best.lesson, rep->best.title,
-                rep->best.gflops.median);
+        fprintf(rep->out, "Fastest: lesson %d at %.1f GFLOPS", rep->best.lesson, rep->best.gflops.median);
         if (rep->reference_gflops > 0)
-            fprintf(rep->out, ", %.0f%% of CLBlast SGEMM (%.1f GFLOPS)",
-                    100.0 * rep->best.gflops.median / rep->reference_gflops, rep->reference_gflops);
+            fprintf(rep->out, ", %.0f%% of CLBlast SGEMM",
+                    100.0 * rep->best.gflops.median / rep->reference_gflops);
         fputc('\n', rep->out);
     }
     fflush(rep->out);
