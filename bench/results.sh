@@ -24,11 +24,15 @@ status=0
 [ "$status" -le 1 ] || exit "$status"    # 1: some lesson was wrong or refused: still a table
 [ -z "${CLMM_BENCH_JSON:-}" ] || cp "$json" "$CLMM_BENCH_JSON"
 
-python3 - "$json" "$output" "clmm-tutor $*" <<'PY'
+quoted=""
+for word in "$@"; do
+    case $word in *[[:space:]]*) quoted="$quoted '$word'" ;; *) quoted="$quoted $word" ;; esac
+done
+python3 - "$json" "$output" "clmm-tutor$quoted" "bench/results.sh $sizes${device:+ '$device'}" <<'PY'
 import datetime, json, sys
 
 data = json.load(open(sys.argv[1]))
-out, command = sys.argv[2], sys.argv[3]
+out, command, script = sys.argv[2], sys.argv[3], sys.argv[4]
 dev = data["device"]
 sizes = []
 rows = {}       # lesson -> title
@@ -53,7 +57,8 @@ def fmt(r, ref):
     g = r["gflops_median"]
     text = "%.0f" % g if g >= 100 else "%.1f" % g
     if ref and ref.get("status") == "ok" and r["lesson"] >= 0:
-        text += " (%.0f%%)" % (100.0 * g / ref["gflops_median"])
+        share = 100.0 * g / ref["gflops_median"]
+        text += " (%.0f%%)" % share if share >= 1 else " (<1%)"
     return text
 
 lines = []
@@ -63,12 +68,14 @@ lines.append("- Date: %s" % datetime.date.today().isoformat())
 lines.append("- Device: %s (%s, %s, %d compute units at %d MHz)" % (dev["name"], dev["platform"], dev["type"],
              dev["compute_units"], dev["clock_mhz"]))
 lines.append("- Driver: %s" % dev["driver"])
-lines.append("- Command: `%s`" % command)
+lines.append("- Command: `%s`, run by `%s`" % (command, script))
 lines.append("")
 lines.append("Median GFLOPS (2·M·N·K of the size asked for, over the kernel time of each timed launch from")
 lines.append("OpenCL profiling events), each result verified before it was timed. In parentheses: the")
-lines.append("percentage of CLBlast SGEMM measured in the same run on the same buffers. Parameters are")
-lines.append("each lesson's defaults unless the command says otherwise.")
+lines.append("percentage of CLBlast SGEMM measured in the same run on the same buffers and inputs;")
+lines.append("CLBlast is timed on the host clock over batches of back-to-back calls, since its event")
+lines.append("covers only its last kernel (see clmm-tutor(1)). Parameters are each lesson's defaults")
+lines.append("unless the command says otherwise.")
 lines.append("")
 lines.append("| # | lesson | " + " | ".join(label(s) for s in sizes) + " |")
 lines.append("|---|---|" + "---:|" * len(sizes))
