@@ -284,17 +284,18 @@ static int parse_require(struct reader *r, const char *value)
     return remember(r, q->expr);
 }
 
+/* The kernel's path, made canonical (no "lessons/../kernels") for messages and pages. */
 static char *find_kernel(const char *name, const char *const *dirs)
 {
     struct stat st;
     char path[4096];
 
     if (name[0] == '/')
-        return stat(name, &st) == 0 ? strdup(name) : NULL;
+        return stat(name, &st) == 0 && S_ISREG(st.st_mode) ? realpath(name, NULL) : NULL;
     for (; dirs && *dirs; dirs++) {
         snprintf(path, sizeof path, "%s/%s", *dirs, name);
         if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            return strdup(path);
+            return realpath(path, NULL);
     }
     return NULL;
 }

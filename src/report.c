@@ -20,10 +20,22 @@ void report_list(FILE *out, const struct lesson_set *set)
     }
 }
 
-static void print_facts(FILE *out, const struct lesson *l)
+/* "Label: text", the text wrapped to width with continuation lines under its start. */
+static void print_wrapped(FILE *out, const char *label, const char *text, int width)
+{
+    struct text_lines lines;
+    int indent = (int)strlen(label) + 1;
+
+    text_layout(text, width - indent, &lines);
+    for (size_t i = 0; i < lines.count; i++)
+        fprintf(out, "%-*s%s\n", indent, i == 0 ? label : "", lines.items[i].text);
+    text_lines_free(&lines);
+}
+
+static void print_facts(FILE *out, const struct lesson *l, int width)
 {
     fprintf(out, "Lesson %d: %s\n", l->number, l->title);
-    fprintf(out, "From: %s\n", l->sources);
+    print_wrapped(out, "From:", l->sources, width);
     if (l->engine == ENGINE_HOST) {
         fprintf(out, "Runs on the host CPU, one core; no kernel.\n");
         return;
@@ -71,7 +83,7 @@ void report_show(FILE *out, const struct lesson *l, int width)
     char *source;
 
     error_init(&e);
-    print_facts(out, l);
+    print_facts(out, l, width);
     fputc('\n', out);
     text_print(out, l->text, width);
     if (l->engine == ENGINE_HOST)
