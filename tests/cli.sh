@@ -117,8 +117,9 @@ else
     grep -Eq '^ +90 +Control: a correct kernel +[0-9.]+ ' "$tmp/out" || not_ok "the control lesson is measured"
     grep -q 'build log' "$tmp/out" || not_ok "a build failure shows its build log"
     grep -q 'work-group of' "$tmp/out" || not_ok "an oversized work-group is refused with figures"
-    expect "a launch over the limit is refused with the estimate" 1 "would take about .*--force" \
+    expect "a launch over the limit is refused with the estimate" 1 "would take about [0-9.]+ s" \
         "$tutor" --bench --lesson 0 --size 2048 --max-launch 0.05 --no-reference
+    grep -q -- "--force" "$tmp/out" || not_ok "the refusal says how to force it"
     expect "--lesson walks through one lesson" 0 "Lesson 2: .*|GFLOPS" \
         "$tutor" --lesson 2 --size 64 --reps 2 --no-reference
     grep -q "__kernel" "$tmp/out" && grep -q "GFLOPS" "$tmp/out" || not_ok "--lesson prints the kernel and a measurement"
