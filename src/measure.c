@@ -76,6 +76,16 @@ int workspace_init(struct workspace *w, struct ocl *cl, struct gemm_size size, u
     w->cl = cl;
     w->size = size;
     w->seed = seed;
+    if (cl) {
+        /* Padding only adds to this: a size whose plain matrices do not fit the device is
+           refused before any host memory is taken. */
+        struct matrix_layout a = { size.m, size.k, false, false }, b = { size.k, size.n, false, false };
+        struct matrix_layout c = { size.m, size.n, false, false };
+        if (workspace_check_memory(w, &a, &b, &c, e) < 0) {
+            error_prefix(e, "size %lldx%lldx%lld refused", size.m, size.n, size.k);
+            return -1;
+        }
+    }
     w->A = alloc_floats((size_t)(size.m * size.k), "A", e);
     w->B = w->A ? alloc_floats((size_t)(size.k * size.n), "B", e) : NULL;
     w->C = w->B ? alloc_floats((size_t)(size.m * size.n), "C", e) : NULL;
