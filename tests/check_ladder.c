@@ -46,10 +46,8 @@ static void run(const struct lesson *l, const struct param_set *ps, struct gemm_
 }
 
 /* The lesson is verified at every size it claims. */
-START_TEST(test_lesson_sizes)
+static void check_sizes(const struct lesson *l)
 {
-    const struct lesson *l = &lessons.items[_i];
-
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         struct run_result r;
         bool takes_it = l->pad || l->engine == ENGINE_HOST || (l->nmultiples == 0 && !l->square);
@@ -66,6 +64,29 @@ START_TEST(test_lesson_sizes)
         ck_assert_int_eq(r.reps, 1);
         run_result_free(&r);
     }
+}
+
+START_TEST(test_lesson_sizes)
+{
+    check_sizes(&lessons.items[_i]);
+}
+END_TEST
+
+/* Kernels with the documents' signatures, (C, A, B, wA, wB) and (N, A, B, C), run
+   unchanged: their lesson files declare the arguments and the storage. */
+START_TEST(test_document_styles)
+{
+    struct lesson_set set;
+    struct error e;
+    char dir[4200];
+
+    error_init(&e);
+    snprintf(dir, sizeof dir, "%s/tests/styles", top_srcdir);
+    ck_assert_msg(lesson_set_load(dir, &set, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(set.count, 2);
+    for (size_t i = 0; i < set.count; i++)
+        check_sizes(&set.items[i]);
+    lesson_set_free(&set);
 }
 END_TEST
 
@@ -172,6 +193,7 @@ static Suite *ladder_suite(void)
     tcase_set_timeout(tc, 1200);
     tcase_add_loop_test(tc, test_lesson_sizes, 0, (int)lessons.count);
     tcase_add_loop_test(tc, test_lesson_params, 0, (int)lessons.count);
+    tcase_add_test(tc, test_document_styles);
     suite_add_tcase(s, tc);
     tc = tcase_create("failures");
     tcase_set_timeout(tc, 600);
