@@ -5,6 +5,7 @@
    whose number adapts to a time budget. Nothing is timed before it has been verified. */
 #include "measure.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +187,15 @@ int workspace_upload(struct workspace *w, struct gemm_size s, const struct matri
     return write_buffer(w, w->dC, nc, e);
 }
 
+enum prepare_result workspace_load(struct workspace *w, struct gemm_size s, const struct matrix_layout *a,
+                                   const struct matrix_layout *b, const struct matrix_layout *c,
+                                   struct error *e)
+{
+    if (workspace_check_memory(w, a, b, c, e) < 0)
+        return REFUSED;
+    return workspace_upload(w, s, a, b, c, e) < 0 ? FAILED : PREPARED;
+}
+
 int workspace_fetch(struct workspace *w, const struct matrix_layout *c, struct error *e)
 {
     size_t nc = matrix_layout_count(c);
@@ -211,40 +221,53 @@ static struct gemm_size shrink(struct gemm_size s, long long most)
 }
 
 /* Estimates the launch time at the full size from launches at growing smaller sizes: the
-   first that lasts PROBE_MIN_SECONDS, or else the largest below half the full size. */
+   first that lasts PROBE_MIN_SECONDS, or else the largest below half the full size. A
+   probe size the lesson does not take (a require line, a multiple it will not pad to)
+   ends the probing: the full size is judged on its own. */
 static enum prepare_result estimate(struct runner *rn, const struct measure_config *cfg,
                                     struct run_result *r)
 {
     struct gemm_size full = rn->w->size, probe, timed = { 0, 0, 0 };
-    double t = 0.0, full_flops = gemm_flops(full);
+    double t = 0.0, timed_t = 0.0, full_flops = gemm_flops(full);
+    struct error probe_error;
 
+    error_init(&probe_error);
     for (long long side = PROBE_FIRST_SIZE;; side *= 2) {
         enum prepare_result pr;
         int rc;
         probe = shrink(full, side);
         if (gemm_flops(probe) * 2.0 > full_flops)
             break;
-        pr = rn->prepare(rn, probe, &r->error);
-        if (pr != PREPARED)
-            return pr;
+        pr = rn->prepare(rn, probe, &probe_error);
+        if (pr == REFUSED)
+            break;
+        if (pr == FAILED) {
+            error_set(&r->error, "%s", probe_error.msg);
+            error_set_detail(&r->error, probe_error.detail);
+            return FAILED;
+        }
         /* The first launch may pay for one-time work; the second is the one to trust. */
         rc = rn->launch(rn, &t, &r->error);
         if (rc == 0)
             rc = rn->launch(rn, &t, &r->error);
-        if (rc < 0)
+        if (rc < 0) {
+            error_clear(&probe_error);
             return rc == LAUNCH_REFUSED ? REFUSED : FAILED;
+        }
         timed = probe;
+        timed_t = t;
         if (t >= PROBE_MIN_SECONDS)
             break;
     }
+    error_clear(&probe_error);
     if (timed.m == 0)
         return PREPARED;
-    r->estimate_s = t * full_flops / gemm_flops(timed);
+    r->estimate_s = timed_t * full_flops / gemm_flops(timed);
     if (r->estimate_s > cfg->launch_limit_s) {
         error_set(&r->error, "one launch would take about %.3g s (estimated from %lldx%lldx%lld, "
                              "which took %.3g s); the limit is %g s: use --max-launch SECONDS or "
                              "--force to run it anyway",
-                  r->estimate_s, timed.m, timed.n, timed.k, t, cfg->launch_limit_s);
+                  r->estimate_s, timed.m, timed.n, timed.k, timed_t, cfg->launch_limit_s);
         return REFUSED;
     }
     return PREPARED;
@@ -296,7 +319,7 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
         r->status = RUN_ERROR;
         return;
     }
-    r->wall_s = now_seconds() - start;
+    r->wall_s = (now_seconds() - start) / (rn->calls_per_launch > 1 ? rn->calls_per_launch : 1);
     r->reps = timed_reps(cfg, t);
     seconds = malloc((size_t)r->reps * sizeof *seconds);
     gflops = malloc((size_t)r->reps * sizeof *gflops);
@@ -476,21 +499,21 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     lr->size = s;
     if (geometry_compute(l, lr->params, s, &lr->g, e) < 0)
         return REFUSED;
-    if (lr->g.run.m > 0x7fffffff / (lr->g.run.n > lr->g.run.k ? lr->g.run.n : lr->g.run.k)) {
-        error_set(e, "%lldx%lldx%lld is too large for the kernels' int indices", lr->g.run.m,
-                  lr->g.run.n, lr->g.run.k);
+    if (lr->g.run.m * lr->g.run.k > INT_MAX || lr->g.run.k * lr->g.run.n > INT_MAX ||
+        lr->g.run.m * lr->g.run.n > INT_MAX) {
+        error_set(e, "%lldx%lldx%lld has a matrix of more than %d elements, too many for the "
+                     "kernels' int indices", lr->g.run.m, lr->g.run.n, lr->g.run.k, INT_MAX);
         return REFUSED;
     }
     lr->a = (struct matrix_layout){ lr->g.run.m, lr->g.run.k, l->column_major, false };
     lr->b = l->b_transposed ? (struct matrix_layout){ lr->g.run.n, lr->g.run.k, l->column_major, true }
                             : (struct matrix_layout){ lr->g.run.k, lr->g.run.n, l->column_major, false };
     lr->c = (struct matrix_layout){ lr->g.run.m, lr->g.run.n, l->column_major, false };
-    if (workspace_check_memory(self->w, &lr->a, &lr->b, &lr->c, e) < 0)
-        return REFUSED;
     if (!lr->kernel && build_kernel(lr, e) < 0)
         return FAILED;
-    if (workspace_upload(self->w, s, &lr->a, &lr->b, &lr->c, e) < 0)
-        return FAILED;
+    pr = workspace_load(self->w, s, &lr->a, &lr->b, &lr->c, e);
+    if (pr != PREPARED)
+        return pr;
     if (set_args(lr, e) < 0)
         return FAILED;
     pr = check_limits(lr, e);

@@ -83,6 +83,7 @@ struct runner {
     /* Copies the result of the last launch at the full size into w->C. */
     int (*fetch)(struct runner *self, struct error *e);
     struct workspace *w;
+    int calls_per_launch;       /* a launch that is a batch of calls reports time per call */
 };
 
 void measure_run(struct runner *runner, const struct measure_config *cfg, struct run_result *r);
@@ -96,6 +97,10 @@ int workspace_fetch(struct workspace *w, const struct matrix_layout *c, struct e
 
 int workspace_check_memory(const struct workspace *w, const struct matrix_layout *a,
                            const struct matrix_layout *b, const struct matrix_layout *c, struct error *e);
+/* Both: REFUSED beyond the device's memory, FAILED when the upload fails. */
+enum prepare_result workspace_load(struct workspace *w, struct gemm_size s, const struct matrix_layout *a,
+                                   const struct matrix_layout *b, const struct matrix_layout *c,
+                                   struct error *e);
 
 double now_seconds(void);
 

@@ -5,8 +5,8 @@
    transposition) before its main kernel, and its event covers only the last one (on POCL at
    2048 that made it look 300 times faster than it was). So each timed "launch" is a batch
    of back-to-back calls on the host clock, up to clFinish, divided by the batch size; the
-   batch lasts at least a millisecond so that launch overhead is amortised as it is on the
-   device. */
+   batch, sized from warm calls, lasts at least a millisecond (or is 128 calls) so that
+   launch overhead is amortised as it is on the device. */
 #include "reference.h"
 
 #include <stdio.h>
@@ -20,28 +20,13 @@
 #pragma GCC diagnostic pop
 
 #define BATCH_MIN_SECONDS 1e-3
-#define BATCH_MAX_CALLS 100
+#define BATCH_MAX_CALLS 128
 
 struct clblast_runner {
-    struct runner base;
+    struct runner base;         /* base.calls_per_launch: the batch */
     struct gemm_size size;
-    struct matrix_layout a, b, c;
-    int batch;                  /* calls per timed launch; 0 until the first call */
+    struct matrix_layout c;
 };
-
-static enum prepare_result clblast_prepare(struct runner *self, struct gemm_size s, struct error *e)
-{
-    struct clblast_runner *cr = (struct clblast_runner *)self;
-
-    cr->size = s;
-    cr->batch = 0;
-    cr->a = (struct matrix_layout){ s.m, s.k, false, false };
-    cr->b = (struct matrix_layout){ s.k, s.n, false, false };
-    cr->c = (struct matrix_layout){ s.m, s.n, false, false };
-    if (workspace_check_memory(self->w, &cr->a, &cr->b, &cr->c, e) < 0)
-        return REFUSED;
-    return workspace_upload(self->w, s, &cr->a, &cr->b, &cr->c, e) < 0 ? FAILED : PREPARED;
-}
 
 static int call_sgemm(struct clblast_runner *cr, struct error *e)
 {
@@ -61,27 +46,56 @@ static int call_sgemm(struct clblast_runner *cr, struct error *e)
     return -1;
 }
 
-static int clblast_launch(struct runner *self, double *seconds, struct error *e)
+/* calls back-to-back, up to clFinish, on the host clock. */
+static int timed_calls(struct clblast_runner *cr, int calls, double *seconds, struct error *e)
 {
-    struct clblast_runner *cr = (struct clblast_runner *)self;
-    int calls = cr->batch > 0 ? cr->batch : 1;
     double start = now_seconds();
     cl_int rc;
 
     for (int i = 0; i < calls; i++)
         if (call_sgemm(cr, e) < 0)
             return -1;
-    rc = clFinish(self->w->cl->queue);
+    rc = clFinish(cr->base.w->cl->queue);
     if (rc != CL_SUCCESS) {
         clerror_set(e, "clFinish", rc);
         return -1;
     }
-    *seconds = (now_seconds() - start) / calls;
-    if (cr->batch == 0) {
-        /* The first call (which may also compile CLBlast's kernels) sizes the batch. */
-        double n = *seconds > 0.0 ? BATCH_MIN_SECONDS / *seconds : BATCH_MAX_CALLS;
-        cr->batch = n < 1.0 ? 1 : n > BATCH_MAX_CALLS ? BATCH_MAX_CALLS : (int)n + 1;
+    *seconds = now_seconds() - start;
+    return 0;
+}
+
+static enum prepare_result clblast_prepare(struct runner *self, struct gemm_size s, struct error *e)
+{
+    struct clblast_runner *cr = (struct clblast_runner *)self;
+    struct matrix_layout a = { s.m, s.k, false, false }, b = { s.k, s.n, false, false };
+    enum prepare_result pr;
+    double t = 0.0;
+    int calls;
+
+    cr->size = s;
+    cr->c = (struct matrix_layout){ s.m, s.n, false, false };
+    pr = workspace_load(self->w, s, &a, &b, &cr->c, e);
+    if (pr != PREPARED)
+        return pr;
+    /* One call to compile CLBlast's kernels, then double the batch until it lasts long
+       enough. Its result is overwritten by the launch that is verified. */
+    if (timed_calls(cr, 1, &t, e) < 0)
+        return FAILED;
+    for (calls = 1; calls < BATCH_MAX_CALLS; calls *= 2) {
+        if (timed_calls(cr, calls, &t, e) < 0)
+            return FAILED;
+        if (t >= BATCH_MIN_SECONDS)
+            break;
     }
+    self->calls_per_launch = calls;
+    return PREPARED;
+}
+
+static int clblast_launch(struct runner *self, double *seconds, struct error *e)
+{
+    if (timed_calls((struct clblast_runner *)self, self->calls_per_launch, seconds, e) < 0)
+        return -1;
+    *seconds /= self->calls_per_launch;
     return 0;
 }
 
