@@ -152,6 +152,25 @@ START_TEST(test_broken_kernels)
     ck_assert(strstr(r.error.msg, "CL_BUILD_PROGRAM_FAILURE") != NULL);
     ck_assert(r.error.detail != NULL && r.error.detail[0] != '\0');
     run_result_free(&r);
+    /* Lesson 95 takes M from 512 only: refused below, verified above, although the probes
+       that estimate the launch time are smaller than 512. */
+    run(broken(&set, 95), NULL, small, &r);
+    ck_assert_int_eq(r.status, RUN_REFUSED);
+    ck_assert(strstr(r.error.msg, "M from 512") != NULL);
+    run_result_free(&r);
+    {
+        struct workspace w;
+        struct measure_config cfg;
+        const struct gemm_size s = { 768, 256, 256 };
+        quick(&cfg);
+        ck_assert(workspace_init(&w, &cl, s, 3, &e) == 0);
+        run_result_init(&r);
+        measure_lesson(&w, broken(&set, 95), NULL, &cfg, &r);
+        /* 2*768*256*256 flops call for an estimate, whose first probe (128^3) is refused. */
+        ck_assert_msg(r.status == RUN_OK, "%s: %s", run_status_name(r.status), r.error.msg);
+        run_result_free(&r);
+        workspace_free(&w);
+    }
     /* Lesson 94 asks for a work-group larger than any device allows: refused with figures. */
     run(broken(&set, 94), NULL, small, &r);
     ck_assert_int_eq(r.status, RUN_REFUSED);
