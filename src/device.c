@@ -36,7 +36,17 @@ static void gather(struct device_info *d)
     clGetDeviceInfo(d->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc, &d->max_alloc, NULL);
     clGetDeviceInfo(d->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof d->local_mem, &d->local_mem, NULL);
     clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_group, &d->max_group, NULL);
-    clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof d->max_item_sizes, d->max_item_sizes, NULL);
+    {
+        /* A device may have more than three dimensions; the lessons use at most three. */
+        size_t sizes[16] = { 0 };
+        cl_uint dims = 0;
+        clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims, NULL);
+        if (dims > 16)
+            dims = 16;
+        if (dims < 3 || clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof sizes[0], sizes, NULL))
+            sizes[0] = sizes[1] = sizes[2] = d->max_group;   /* not told: the group limit applies */
+        memcpy(d->max_item_sizes, sizes, sizeof d->max_item_sizes);
+    }
 }
 
 int device_list_load(struct device_list *list, struct error *e)
@@ -58,11 +68,15 @@ int device_list_load(struct device_list *list, struct error *e)
         clerror_set(e, "clGetPlatformIDs", rc);
         return -1;
     }
+    if (nplatforms > MAX_PLATFORMS)     /* the count is of all platforms, not of those returned */
+        nplatforms = MAX_PLATFORMS;
     for (cl_uint p = 0; p < nplatforms; p++) {
         cl_device_id ids[MAX_DEVICES];
         cl_uint n = 0;
         if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES, ids, &n) != CL_SUCCESS)
             continue;   /* a platform without devices is not an error */
+        if (n > MAX_DEVICES)
+            n = MAX_DEVICES;
         list->items = realloc(list->items, (list->count + n) * sizeof *list->items);
         if (!list->items)
             abort();
@@ -147,15 +161,12 @@ const struct device_info *device_select(const struct device_list *list, const ch
         long i = strtol(spec, NULL, 10);
         if (i >= 0 && (size_t)i < list->count)
             return &list->items[i];
-    } else if (colon && colon != spec && all_digits(colon + 1)) {
-        char platform[32];
-        snprintf(platform, sizeof platform, "%.*s", (int)(colon - spec), spec);
-        if (all_digits(platform)) {
-            long p = strtol(platform, NULL, 10), d = strtol(colon + 1, NULL, 10);
-            for (size_t i = 0; i < list->count; i++)
-                if (list->items[i].platform_index == p && list->items[i].device_index == d)
-                    return &list->items[i];
-        }
+    } else if (colon && colon != spec && all_digits(colon + 1) &&
+               strspn(spec, "0123456789") == (size_t)(colon - spec)) {
+        long p = strtol(spec, NULL, 10), d = strtol(colon + 1, NULL, 10);
+        for (size_t i = 0; i < list->count; i++)
+            if (list->items[i].platform_index == p && list->items[i].device_index == d)
+                return &list->items[i];
     } else {
         for (size_t i = 0; i < list->count; i++) {
             const struct device_info *d = &list->items[i];
