@@ -1,6 +1,7 @@
 /* commands.c: the command-line modes: list, devices, show, bench and the lesson walk-through. */
 #include "commands.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,9 @@ static int terminal_width(void)
 {
     struct winsize ws;
 
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
-        return ws.ws_col > 100 ? 100 : ws.ws_col;
+    /* A terminal's width, between 40 and 100 columns; 80 when not a terminal. */
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col < 40 ? 40 : ws.ws_col > 100 ? 100 : ws.ws_col;
     return 80;
 }
 
@@ -147,14 +149,12 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
     for (size_t s = 0; s < opts->nsizes; s++) {
         struct workspace w;
         struct error e;
+        bool ready;
 
         error_init(&e);
         report_size_begin(&rep, opts->sizes[s]);
-        if (workspace_init(&w, cl, opts->sizes[s], opts->measure.seed, &e) < 0) {
-            fail(EXIT_RUN_FAILED, &e);
-            status = EXIT_RUN_FAILED;
-            continue;
-        }
+        /* A size the device cannot hold is refused for each lesson, in every format. */
+        ready = workspace_init(&w, cl, opts->sizes[s], opts->measure.seed, &e) == 0;
         for (size_t i = 0; i < set->count; i++) {
             const struct lesson *l = &set->items[i];
             struct param_set ps;
@@ -163,20 +163,24 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
                 continue;
             lesson_params(opts, l, &ps);
             run_result_init(&r);
-            measure_lesson(&w, l, &ps, &opts->measure, &r);
+            if (ready)
+                measure_lesson(&w, l, &ps, &opts->measure, &r);
+            else
+                measure_refused(l, &ps, opts->sizes[s], &e, &r);
             report_row(&rep, &r);
             if (r.status != RUN_OK)
                 status = EXIT_RUN_FAILED;
             run_result_free(&r);
         }
-        if (!opts->no_reference) {
+        if (ready && !opts->no_reference) {
             struct run_result r;
             run_result_init(&r);
             if (reference_measure(&w, &opts->measure, &r))
                 report_row(&rep, &r);
             run_result_free(&r);
         }
-        workspace_free(&w);
+        if (ready)
+            workspace_free(&w);
         report_size_end(&rep);
     }
     report_end(&rep);

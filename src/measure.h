@@ -68,6 +68,10 @@ void workspace_free(struct workspace *w);
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
                     const struct measure_config *cfg, struct run_result *r);
 
+/* The result of a lesson at a size refused for every lesson (see workspace_init). */
+void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,
+                     const struct error *why, struct run_result *r);
+
 /* A way to compute C = A B, driven by measure_run. */
 enum prepare_result { PREPARED, REFUSED, FAILED };
 

@@ -121,8 +121,8 @@ else
         "$tutor" --bench --lesson 0 --size 2048 --max-launch 0.05 --no-reference
     grep -q -- "--force" "$tmp/out" || not_ok "the refusal says how to force it"
     expect "a size beyond the device's memory is refused with the figures" 1 \
-        "size 65536x65536x1 refused: .*(largest allocation|global memory)" \
-        "$tutor" --bench --lesson 1 --size 65536x65536x1 --no-reference
+        '"size 65536x65536x1 refused: .*(largest allocation|global memory).*MiB' \
+        "$tutor" --bench --lesson 1 --size 65536x65536x1 --no-reference --format json
     expect "--lesson walks through one lesson" 0 "Lesson 2: .*|GFLOPS" \
         "$tutor" --lesson 2 --size 64 --reps 2 --no-reference
     grep -q "__kernel" "$tmp/out" && grep -q "GFLOPS" "$tmp/out" || not_ok "--lesson prints the kernel and a measurement"
