@@ -22,7 +22,7 @@ struct reader {
     int line;
     struct lesson *l;
     struct error *e;
-    struct pending_expr exprs[64];
+    struct pending_expr *exprs;
     size_t nexprs;
     char seen[32][16];          /* the keys met so far */
     size_t nseen;
@@ -56,10 +56,20 @@ static char *dup_trimmed(const char *s, size_t n)
     return out;
 }
 
+static size_t columns(const char *s)
+{
+    size_t n = 0;
+
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 static int remember(struct reader *r, const char *expr)
 {
-    if (r->nexprs == sizeof r->exprs / sizeof r->exprs[0])
-        return bad(r, "%s", "too many expressions in one lesson");
+    r->exprs = realloc(r->exprs, (r->nexprs + 1) * sizeof *r->exprs);
+    if (!r->exprs)
+        abort();
     r->exprs[r->nexprs].expr = expr;
     r->exprs[r->nexprs].line = r->line;
     r->nexprs++;
@@ -188,12 +198,42 @@ static int parse_args(struct reader *r, const char *value)
 }
 
 /* "NAME = DEFAULT in V1, V2, ..." */
+static int add_value(struct reader *r, char *part, void *ctx)
+{
+    struct lesson_param *p = ctx;
+    long long v;
+
+    if (parse_integer(part, &v) < 0) {
+        bad(r, "allowed value \"%s\" is not an integer", part);
+        free(part);
+        return -1;
+    }
+    free(part);
+    p->values = realloc(p->values, (p->nvalues + 1) * sizeof *p->values);
+    if (!p->values)
+        abort();
+    p->values[p->nvalues++] = v;
+    return 0;
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!isalpha((unsigned char)*s) && *s != '_')
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_')
+            return false;
+    return true;
+}
+
+/* "NAME = DEFAULT in V1, V2, ..." */
 static int parse_param(struct reader *r, const char *value)
 {
     struct lesson *l = r->l;
     struct lesson_param *p;
-    const char *eq = strchr(value, '='), *in, *list;
+    const char *eq = strchr(value, '='), *in;
     char *num;
+    int rc;
 
     if (l->nparams == LESSON_MAX_PARAMS)
         return bad(r, "%s", "too many parameters");
@@ -202,40 +242,19 @@ static int parse_param(struct reader *r, const char *value)
         return bad(r, "%s", "expected \"NAME = DEFAULT in V1, V2, ...\"");
     p = &l->params[l->nparams];
     p->name = dup_trimmed(value, (size_t)(eq - value));
-    for (const char *c = p->name; *c; c++)
-        if (!(isalnum((unsigned char)*c) || *c == '_') || isdigit((unsigned char)p->name[0]))
-            return bad(r, "parameter name \"%s\" is not an identifier", p->name);
-    if (p->name[0] == '\0')
-        return bad(r, "%s", "parameter name missing");
-    if (lesson_param_index(l, p->name) >= 0 || strcmp(p->name, "M") == 0 ||
+    l->nparams++;   /* counted now, so that lesson_free releases it after an error */
+    if (!is_identifier(p->name))
+        return bad(r, "parameter name \"%s\" is not an identifier", p->name);
+    if (lesson_param_index(l, p->name) != (int)l->nparams - 1 || strcmp(p->name, "M") == 0 ||
         strcmp(p->name, "N") == 0 || strcmp(p->name, "K") == 0)
         return bad(r, "parameter %s is declared twice or shadows a size", p->name);
     num = dup_trimmed(eq + 1, (size_t)(in - eq - 1));
-    if (parse_integer(num, &p->def) < 0) {
+    rc = parse_integer(num, &p->def);
+    if (rc < 0)
         bad(r, "default value \"%s\" is not an integer", num);
-        free(num);
-        return -1;
-    }
     free(num);
-    l->nparams++;   /* counted now so lesson_free releases it on a later error */
-    list = in + 4;
-    while (*list) {
-        const char *comma = strchr(list, ',');
-        size_t n = comma ? (size_t)(comma - list) : strlen(list);
-        long long v;
-        char *item = dup_trimmed(list, n);
-        int rc = parse_integer(item, &v);
-        if (rc < 0)
-            bad(r, "allowed value \"%s\" is not an integer", item);
-        free(item);
-        if (rc < 0)
-            return -1;
-        p->values = realloc(p->values, (p->nvalues + 1) * sizeof *p->values);
-        if (!p->values)
-            abort();
-        p->values[p->nvalues++] = v;
-        list += n + (comma != NULL);
-    }
+    if (rc < 0 || split_list(r, in + 4, p, add_value) < 0)
+        return -1;
     if (!lesson_param_allows(p, p->def))
         return bad(r, "the default of %s is not among its allowed values", p->name);
     return 0;
@@ -338,10 +357,7 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
     if (strcmp(key, "title") == 0)
         return set_string(&l->title, value);
     if (strcmp(key, "short") == 0) {
-        size_t columns = 0;
-        for (const char *c = value; *c; c++)
-            columns += ((unsigned char)*c & 0xC0) != 0x80;
-        if (columns > LESSON_SHORT_TITLE_MAX)
+        if (columns(value) > LESSON_SHORT_TITLE_MAX)
             return bad(r, "the short title is longer than %s columns", "28");
         return set_string(&l->short_title, value);
     }
@@ -425,6 +441,36 @@ static int check_expressions(struct reader *r)
     return 0;
 }
 
+/* A title that fits a table: as it is, or cut after a whole word and marked with "...". */
+static char *shorten(const char *title)
+{
+    size_t keep = 0, cols = 0;
+    char *out;
+
+    if (columns(title) <= LESSON_SHORT_TITLE_MAX)
+        return strdup(title);
+    for (size_t i = 0; title[i] && cols < LESSON_SHORT_TITLE_MAX - 3; i++) {
+        cols += ((unsigned char)title[i] & 0xC0) != 0x80;
+        if (title[i] == ' ' && i > 0)
+            keep = i;
+    }
+    if (keep == 0)  /* one long word: cut it at a character */
+        for (size_t i = 0, c = 0; title[i] && c < LESSON_SHORT_TITLE_MAX - 3; i++) {
+            c += ((unsigned char)title[i] & 0xC0) != 0x80;
+            keep = i + 1;
+            while (((unsigned char)title[keep] & 0xC0) == 0x80)
+                keep++;
+        }
+    while (keep > 0 && (title[keep - 1] == ' ' || title[keep - 1] == ',' || title[keep - 1] == ':'))
+        keep--;
+    out = malloc(keep + 4);
+    if (!out)
+        abort();
+    memcpy(out, title, keep);
+    memcpy(out + keep, "...", 4);
+    return out;
+}
+
 static int check_complete(struct reader *r)
 {
     struct lesson *l = r->l;
@@ -447,7 +493,7 @@ static int check_complete(struct reader *r)
     if (missing)
         return bad(r, "the header has no \"%s:\" line", missing);
     if (!l->short_title)
-        l->short_title = strdup(l->title);
+        l->short_title = shorten(l->title);
     if (l->engine == ENGINE_HOST && (l->kernel_file || l->entry || l->options || l->nargs || l->dims ||
                                      l->local_dims || l->b_transposed || l->column_major))
         return bad(r, "%s", "a host lesson (engine: host) takes no kernel, entry, options, args, "
@@ -464,46 +510,45 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
 {
     struct reader r = { .file = file, .line = 0, .l = l, .e = e };
     const char *p = text;
+    int rc = -2;    /* -2: no "---" yet */
 
     memset(l, 0, sizeof *l);
     l->number = -1;
     l->pad = true;
     l->file = strdup(file);
-    while (*p) {
+    while (*p && rc == -2) {
         const char *end = strchr(p, '\n');
         size_t n = end ? (size_t)(end - p) : strlen(p);
         char *line = dup_trimmed(p, n);
-        int rc = 0;
 
         r.line++;
         p += n + (end != NULL);
         if (strcmp(line, "---") == 0) {
-            free(line);
             l->text = strdup(p);
-            return check_complete(&r) < 0 ? (lesson_free(l), -1) : 0;
-        }
-        if (line[0] != '\0' && line[0] != '#') {
+            rc = check_complete(&r);
+        } else if (line[0] != '\0' && line[0] != '#') {
             char *colon = strchr(line, ':');
             if (!colon) {
                 rc = bad(&r, "expected \"key: value\" or \"---\", found \"%s\"", line);
             } else {
                 char *key = dup_trimmed(line, (size_t)(colon - line));
                 char *value = dup_trimmed(colon + 1, strlen(colon + 1));
-                rc = parse_line(&r, key, value, kernel_dirs);
+                if (parse_line(&r, key, value, kernel_dirs) < 0)
+                    rc = -1;
                 free(key);
                 free(value);
             }
         }
         free(line);
-        if (rc < 0) {
-            lesson_free(l);
-            return -1;
-        }
     }
-    r.line++;
-    bad(&r, "%s", "no \"---\" line between the header and the explanation");
-    lesson_free(l);
-    return -1;
+    if (rc == -2) {
+        r.line++;
+        rc = bad(&r, "%s", "no \"---\" line between the header and the explanation");
+    }
+    free(r.exprs);
+    if (rc < 0)
+        lesson_free(l);
+    return rc;
 }
 
 void lesson_free(struct lesson *l)
