@@ -286,7 +286,9 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         default:
             /* getopt_long sets optopt to a long option's value when its argument is missing,
                and to the letter of an unknown short option. */
-            if (optopt >= OPT_LIST)
+            if (optopt >= OPT_LIST && strchr(argv[optind - 1], '='))
+                error_set(e, "%.*s takes no value", (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
+            else if (optopt >= OPT_LIST)
                 error_set(e, "%s needs a value", argv[optind - 1]);
             else
                 error_set(e, "unknown or ambiguous option \"%s\"", argv[optind - 1]);
@@ -301,6 +303,10 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     }
     if (opts->mode == MODE_SHOW)
         opts->lesson = show;
+    if (opts->format != FORMAT_TABLE && opts->mode != MODE_BENCH) {
+        error_set(e, "--format applies to --bench only (the other modes print text)");
+        return -1;
+    }
     if (opts->lesson == LESSON_ALL && opts->mode != MODE_BENCH) {
         error_set(e, "--lesson all needs --bench (one lesson at a time otherwise)");
         return -1;

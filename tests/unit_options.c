@@ -119,10 +119,10 @@ START_TEST(test_options_more)
 {
     struct options o;
 
-    parse_ok(ARGS("--lesson", "4", "--format=json", "--param", "TSM=64", "--param", "WPTN=-8",
+    parse_ok(ARGS("--bench", "--lesson", "4", "--format=json", "--param", "TSM=64", "--param", "WPTN=-8",
                   "--lessons", "/tmp/lessons", "--no-reference", "--force", "--seed", "7",
                   "--budget", "0.5", "--max-launch", "2.5", "--size", "65536x1X3"), &o);
-    ck_assert_int_eq(o.mode, MODE_TUTOR);
+    ck_assert_int_eq(o.mode, MODE_BENCH);
     ck_assert_int_eq(o.lesson, 4);
     ck_assert_int_eq(o.format, FORMAT_JSON);
     ck_assert_uint_eq(o.nparams, 2);
@@ -194,6 +194,14 @@ START_TEST(test_options_bad_sizes)
     parse_fails(ARGS("--size", "512,abc"), "\"abc\" is not a number");
     parse_fails(ARGS("--size", ""), "empty");
     parse_fails(ARGS("--size", ","), "is not a size or list of sizes");
+}
+END_TEST
+
+/* A value for an option that takes none, and a format outside --bench, are refused. */
+START_TEST(test_options_misplaced)
+{
+    parse_fails(ARGS("--list=3"), "--list takes no value");
+    parse_fails(ARGS("--lesson", "4", "--format", "csv"), "--format applies to --bench");
 }
 END_TEST
 
@@ -305,6 +313,7 @@ Suite *options_suite(void)
     suite_add_tcase(s, good);
     tcase_add_test(bad, test_options_bad_sizes);
     tcase_add_test(bad, test_options_sizes_empty_parts);
+    tcase_add_test(bad, test_options_misplaced);
     tcase_add_test(bad, test_options_bad_lessons);
     tcase_add_test(bad, test_options_bad_values);
     tcase_add_test(bad, test_options_unknown_option);
