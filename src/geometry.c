@@ -1,6 +1,7 @@
 /* geometry.c: padding and launch geometry of a lesson, from its expressions. */
 #include "geometry.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,6 +66,10 @@ static int padded_size(const struct lesson *l, const struct param_set *ps, struc
             if (m <= 0) {
                 error_set(e, "the multiple of %c (%s) is %lld, not positive", l->multiples[i].dim,
                           l->multiples[i].expr, m);
+                return -1;
+            }
+            if (*d > LLONG_MAX - m) {
+                error_set(e, "the multiple of %c (%s) is too large", l->multiples[i].dim, l->multiples[i].expr);
                 return -1;
             }
             *d = (*d + m - 1) / m * m;
@@ -174,6 +179,11 @@ int geometry_compute(const struct lesson *l, const struct param_set *ps, struct 
             continue;
         if (eval(a->expr, &st, &g->arg_values[i], e) < 0)
             return -1;
+        if (g->arg_values[i] < INT_MIN || g->arg_values[i] > INT_MAX) {
+            error_set(e, "argument %zu (%s) is %lld at %lldx%lldx%lld, outside the range of an int",
+                      i + 1, a->expr, g->arg_values[i], g->run.m, g->run.n, g->run.k);
+            return -1;
+        }
         if (a->kind == ARG_LOCAL) {
             if (g->arg_values[i] <= 0) {
                 error_set(e, "local buffer argument %zu (%s) has %lld floats", i + 1, a->expr,
