@@ -58,7 +58,8 @@ static void record(struct verify_result *v, long long i, long long j, double val
         v->max_error = err;
     if (!(err <= v->tolerance) && v->ok) {
         v->ok = false;
-        snprintf(v->detail, sizeof v->detail, "C[%lld][%lld] = %g, expected %g", i, j, value, ref);
+        snprintf(v->detail, sizeof v->detail, "C[%lld][%lld] = %g, expected %g%s", i, j, value, ref,
+                 isfinite(value) ? "" : " (never written, or overflow)");
     }
 }
 
@@ -79,16 +80,17 @@ static void check_element(const float *A, const float *B, const float *C,
 static void verify_full(const float *A, const float *B, const float *C,
                         long long m, long long n, long long k, struct verify_result *v)
 {
-    double *ref = malloc((size_t)(m * n) * sizeof *ref);
-    double *scale = malloc((size_t)(m * n) * sizeof *scale);
+    /* Row by row, so the reference needs memory for one row, not for all of C. */
+    double *ref = malloc((size_t)n * sizeof *ref), *scale = malloc((size_t)n * sizeof *scale);
 
     if (!ref || !scale)
         abort();
-    hostgemm_double(A, B, ref, scale, m, n, k);
     v->exhaustive = true;
-    for (long long i = 0; i < m; i++)
+    for (long long i = 0; i < m; i++) {
+        hostgemm_double(A + i * k, B, ref, scale, 1, n, k);
         for (long long j = 0; j < n; j++)
-            record(v, i, j, C[i * n + j], ref[i * n + j], scale[i * n + j]);
+            record(v, i, j, C[i * n + j], ref[j], scale[j]);
+    }
     free(ref);
     free(scale);
 }
