@@ -20,6 +20,7 @@ struct parser {
     const struct expr_env *env;
     struct error *e;
     int failed;
+    int skipping;               /* inside the side of && or || that C would not evaluate */
 };
 
 static long long parse_or(struct parser *ps);
@@ -69,12 +70,12 @@ static long long call_function(struct parser *ps, const char *name, size_t len)
     if (len == 3 && strncmp(name, "max", 3) == 0)
         return a > b ? a : b;
     if (b <= 0)
-        return fail(ps, "cdiv and roundup need a positive second argument");
+        return ps->skipping ? 0 : fail(ps, "cdiv and roundup need a positive second argument");
     if (len == 4 && strncmp(name, "cdiv", 4) == 0)
         return a / b + (a % b > 0);
     if (len == 7 && strncmp(name, "roundup", 7) == 0) {
         long long r;
-        if (__builtin_mul_overflow(a / b + (a % b > 0), b, &r))
+        if (__builtin_mul_overflow(a / b + (a % b > 0), b, &r) && !ps->skipping)
             return fail(ps, "integer overflow");
         return r;
     }
@@ -120,7 +121,9 @@ static long long parse_unary(struct parser *ps)
 {
     if (accept(ps, "-")) {
         long long v = parse_unary(ps);
-        return v == LLONG_MIN ? fail(ps, "integer overflow") : -v;
+        if (v == LLONG_MIN)
+            return ps->skipping ? 0 : fail(ps, "integer overflow");
+        return -v;
     }
     if (accept(ps, "!"))
         return !parse_unary(ps);
@@ -134,13 +137,15 @@ static long long parse_product(struct parser *ps)
     for (;;) {
         if (accept(ps, "*")) {
             r = parse_unary(ps);
-            if (__builtin_mul_overflow(v, r, &v))
+            if (__builtin_mul_overflow(v, r, &v) && !ps->skipping)
                 return fail(ps, "integer overflow");
         } else if (accept(ps, "/") || accept(ps, "%")) {
             int is_div = ps->p[-1] == '/';
             r = parse_unary(ps);
             if (ps->failed)
                 return 0;
+            if (ps->skipping)
+                continue;
             if (r == 0)
                 return fail(ps, "division by zero");
             if (v == LLONG_MIN && r == -1)
@@ -159,11 +164,11 @@ static long long parse_sum(struct parser *ps)
     for (;;) {
         if (accept(ps, "+")) {
             r = parse_product(ps);
-            if (__builtin_add_overflow(v, r, &v))
+            if (__builtin_add_overflow(v, r, &v) && !ps->skipping)
                 return fail(ps, "integer overflow");
         } else if (accept(ps, "-")) {
             r = parse_product(ps);
-            if (__builtin_sub_overflow(v, r, &v))
+            if (__builtin_sub_overflow(v, r, &v) && !ps->skipping)
                 return fail(ps, "integer overflow");
         } else {
             return v;
@@ -195,7 +200,10 @@ static long long parse_and(struct parser *ps)
     long long v = parse_cmp(ps);
 
     while (accept(ps, "&&")) {
-        long long r = parse_cmp(ps);
+        long long r;
+        ps->skipping += !v;     /* like C: the right side is parsed, not evaluated */
+        r = parse_cmp(ps);
+        ps->skipping -= !v;
         v = v && r;
     }
     return v;
@@ -206,7 +214,10 @@ static long long parse_or(struct parser *ps)
     long long v = parse_and(ps);
 
     while (accept(ps, "||")) {
-        long long r = parse_and(ps);
+        long long r;
+        ps->skipping += !!v;
+        r = parse_and(ps);
+        ps->skipping -= !!v;
         v = v || r;
     }
     return v;
@@ -214,7 +225,7 @@ static long long parse_or(struct parser *ps)
 
 int expr_eval(const char *text, const struct expr_env *env, long long *value, struct error *e)
 {
-    struct parser ps = { text, text, env, e, 0 };
+    struct parser ps = { text, text, env, e, 0, 0 };
     long long v = parse_or(&ps);
 
     skip_space(&ps);

@@ -236,6 +236,21 @@ START_TEST(test_expr_overflow_functions)
 }
 END_TEST
 
+/* As in C, the side of && or || that decides nothing is not evaluated, but names in it
+   must still exist. */
+START_TEST(test_expr_short_circuit)
+{
+    ck_assert_int_eq(eval_ok("0 && 1 / 0"), 0);
+    ck_assert_int_eq(eval_ok("1 || M % 0"), 1);
+    ck_assert_int_eq(eval_ok("K == 0 || M / K > 1"), 1);
+    ck_assert_int_eq(eval_ok("0 && 9223372036854775807 * 2"), 0);
+    ck_assert_int_eq(eval_ok("0 && cdiv(M, 0)"), 0);
+    eval_fails("1 && 1 / 0", "division by zero", NULL);
+    eval_fails("0 || M % 0", "division by zero", NULL);
+    eval_fails("0 && NOPE", "unknown name", NULL);
+}
+END_TEST
+
 Suite *expr_suite(void)
 {
     Suite *s = suite_create("expr");
@@ -257,6 +272,7 @@ Suite *expr_suite(void)
     tcase_add_test(tc, test_expr_overflow);
     tcase_add_test(tc, test_expr_overflow_division);
     tcase_add_test(tc, test_expr_overflow_functions);
+    tcase_add_test(tc, test_expr_short_circuit);
     suite_add_tcase(s, tc);
     return s;
 }
