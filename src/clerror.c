@@ -74,6 +74,8 @@ static const struct cl_status_name names[] = {
     { -71, "CL_INVALID_SPEC_ID" },
     { -72, "CL_MAX_SIZE_RESTRICTION_EXCEEDED" },
     { -1001, "CL_PLATFORM_NOT_FOUND_KHR" },
+    /* Not in the standard: NVIDIA's driver reports a kernel's illegal memory access so. */
+    { -9999, "NVIDIA -9999: illegal memory access in a kernel" },
 };
 
 const char *clerror_name(cl_int status)
