@@ -13,6 +13,7 @@
 #include "measure.h"
 #include "ocl.h"
 #include "reference.h"
+#include "str.h"
 #include "report.h"
 
 static int fail(int status, const struct error *e)
@@ -58,11 +59,11 @@ static int load_lessons(const struct options *opts, struct lesson_set *set)
 
 static void list_numbers(const struct lesson_set *set, char *buf, size_t len)
 {
-    size_t used = 0;
+    struct str s;
 
-    buf[0] = '\0';
-    for (size_t i = 0; i < set->count && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? " " : "", set->items[i].number);
+    str_init(&s, buf, len);
+    for (size_t i = 0; i < set->count; i++)
+        str_appendf(&s, " ", "%d", set->items[i].number);
 }
 
 static const struct lesson *find_lesson(const struct lesson_set *set, int number)
@@ -88,10 +89,11 @@ static int lesson_params(const struct options *opts, const struct lesson *l, str
         if (at < 0)
             continue;
         if (!lesson_param_allows(&l->params[at], o->value)) {
-            char allowed[256] = "";
+            char allowed[256];
+            struct str s;
+            str_init(&s, allowed, sizeof allowed);
             for (size_t v = 0; v < l->params[at].nvalues; v++)
-                snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%lld",
-                         v ? ", " : "", l->params[at].values[v]);
+                str_appendf(&s, ", ", "%lld", l->params[at].values[v]);
             fprintf(stderr, "clmm-tutor: --param %s=%lld: lesson %d allows %s = %s\n", o->name, o->value,
                     l->number, o->name, allowed);
             return EXIT_USAGE;

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "str.h"
+
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
 /* CL_PLATFORM_NOT_FOUND_KHR, from the ICD extension: the loader found no platform. */
@@ -135,13 +137,12 @@ static int all_digits(const char *s)
 
 static void list_choices(const struct device_list *list, char *buf, size_t len)
 {
-    size_t used = 0;
+    struct str s;
 
-    buf[0] = '\0';
-    for (size_t i = 0; i < list->count && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d (%d:%d) %s", i ? "; " : "",
-                                 list->items[i].index, list->items[i].platform_index,
-                                 list->items[i].device_index, list->items[i].name);
+    str_init(&s, buf, len);
+    for (size_t i = 0; i < list->count; i++)
+        str_appendf(&s, "; ", "%d (%d:%d) %s", list->items[i].index, list->items[i].platform_index,
+                    list->items[i].device_index, list->items[i].name);
 }
 
 const struct device_info *device_select(const struct device_list *list, const char *spec,

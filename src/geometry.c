@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "expr.h"
+#include "str.h"
 
 struct env_storage {
     struct expr_var vars[LESSON_MAX_PARAMS + 3];
@@ -89,21 +90,20 @@ static int padded_size(const struct lesson *l, const struct param_set *ps, struc
 }
 
 static void describe_constraints(const struct lesson *l, const struct param_set *ps,
-                                 struct gemm_size s, char *buf, size_t len)
+                                 struct gemm_size size, char *buf, size_t len)
 {
     struct env_storage st;
     struct error ignored;
-    size_t used = 0;
+    struct str s;
 
-    make_env(l, ps, s, &st);
-    buf[0] = '\0';
+    make_env(l, ps, size, &st);
+    str_init(&s, buf, len);
     if (l->square)
-        used += (size_t)snprintf(buf, len, "M = N = K");
-    for (size_t i = 0; i < l->nmultiples && used < len; i++) {
+        str_appendf(&s, ", ", "M = N = K");
+    for (size_t i = 0; i < l->nmultiples; i++) {
         long long m = 0;
         eval(l->multiples[i].expr, &st, &m, &ignored);
-        used += (size_t)snprintf(buf + used, len - used, "%s%c a multiple of %lld",
-                                 used ? ", " : "", l->multiples[i].dim, m);
+        str_appendf(&s, ", ", "%c a multiple of %lld", l->multiples[i].dim, m);
     }
 }
 

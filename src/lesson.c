@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "expr.h"
+#include "str.h"
 
 /* An expression met in the header, kept with its line for checking once all params are known. */
 struct pending_expr {
@@ -85,17 +86,6 @@ static int parse_bool(struct reader *r, const char *value, bool *out)
     else
         return bad(r, "expected yes or no, found \"%s\"", value);
     return 0;
-}
-
-static int parse_integer(const char *s, long long *out)
-{
-    char *end;
-
-    errno = 0;
-    *out = strtoll(s, &end, 10);
-    while (isspace((unsigned char)*end))
-        end++;
-    return (end == s || *end != '\0' || errno) ? -1 : 0;
 }
 
 /* Calls item() on each comma-separated part of value; commas inside parentheses belong to
@@ -203,7 +193,7 @@ static int add_value(struct reader *r, char *part, void *ctx)
     struct lesson_param *p = ctx;
     long long v;
 
-    if (parse_integer(part, &v) < 0) {
+    if (str_to_ll(part, &v) < 0) {
         bad(r, "allowed value \"%s\" is not an integer", part);
         free(part);
         return -1;
@@ -249,7 +239,7 @@ static int parse_param(struct reader *r, const char *value)
         strcmp(p->name, "N") == 0 || strcmp(p->name, "K") == 0)
         return bad(r, "parameter %s is declared twice or shadows a size", p->name);
     num = dup_trimmed(eq + 1, (size_t)(in - eq - 1));
-    rc = parse_integer(num, &p->def);
+    rc = str_to_ll(num, &p->def);
     if (rc < 0)
         bad(r, "default value \"%s\" is not an integer", num);
     free(num);
@@ -349,7 +339,7 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         return -1;
     if (strcmp(key, "lesson") == 0) {
         long long n;
-        if (parse_integer(value, &n) < 0 || n < 0 || n > 99)
+        if (str_to_ll(value, &n) < 0 || n < 0 || n > 99)
             return bad(r, "lesson number \"%s\" is not an integer from 0 to 99", value);
         l->number = (int)n;
         return 0;
@@ -375,9 +365,11 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
     if (strcmp(key, "kernel") == 0) {
         l->kernel_file = find_kernel(value, kernel_dirs);
         if (!l->kernel_file) {
-            char dirs[1024] = "";
+            char dirs[1024];
+            struct str s;
+            str_init(&s, dirs, sizeof dirs);
             for (const char *const *d = kernel_dirs; d && *d; d++)
-                snprintf(dirs + strlen(dirs), sizeof dirs - strlen(dirs), "%s%s", d == kernel_dirs ? "" : ", ", *d);
+                str_appendf(&s, ", ", "%s", *d);
             error_set(r->e, "%s:%d: kernel file \"%s\" not found (looked in %s)", r->file, r->line, value, dirs);
             return -1;
         }

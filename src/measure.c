@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "hostgemm.h"
+#include "str.h"
 
 /* A launch shorter than this is not worth estimating first. */
 #define PROBE_MIN_FLOPS (2.0 * 256 * 256 * 256)
@@ -424,12 +425,11 @@ static int host_fetch(struct runner *self, struct error *e)
 
 static void format_params(const struct lesson *l, const struct param_set *ps, char *buf, size_t len)
 {
-    size_t used = 0;
+    struct str s;
 
-    buf[0] = '\0';
-    for (size_t i = 0; i < l->nparams && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s=%lld", i ? " " : "",
-                                 l->params[i].name, ps->values[i]);
+    str_init(&s, buf, len);
+    for (size_t i = 0; i < l->nparams; i++)
+        str_appendf(&s, " ", "%s=%lld", l->params[i].name, ps->values[i]);
 }
 
 /* The lesson, its parameters and the size: what a result is about. */
@@ -452,15 +452,21 @@ void measure_refused(const struct lesson *l, const struct param_set *ps, struct 
 static int build_kernel(struct lesson_runner *lr, struct error *e)
 {
     struct ocl *cl = lr->base.w->cl;
-    char options[2048];
-    size_t used = 0;
+    char options[4096];
+    struct str s;
     char *source;
     int rc;
 
-    used += (size_t)snprintf(options, sizeof options, "%s", lr->lesson->options ? lr->lesson->options : "");
-    for (size_t i = 0; i < lr->lesson->nparams && used < sizeof options; i++)
-        used += (size_t)snprintf(options + used, sizeof options - used, " -D%s=%lld",
-                                 lr->lesson->params[i].name, lr->params->values[i]);
+    str_init(&s, options, sizeof options);
+    if (lr->lesson->options)
+        str_appendf(&s, " ", "%s", lr->lesson->options);
+    for (size_t i = 0; i < lr->lesson->nparams; i++)
+        str_appendf(&s, " ", "-D%s=%lld", lr->lesson->params[i].name, lr->params->values[i]);
+    if (s.truncated) {
+        error_set(e, "the compiler options of lesson %d are longer than %zu characters",
+                  lr->lesson->number, sizeof options - 1);
+        return -1;
+    }
     source = lesson_kernel_source(lr->lesson, e);
     if (!source)
         return -1;

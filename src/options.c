@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "str.h"
+
 enum {
     OPT_LIST = 256, OPT_DEVICES, OPT_SHOW, OPT_BENCH, OPT_LESSON, OPT_SIZE, OPT_REPS, OPT_FORMAT,
     OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
@@ -69,15 +71,6 @@ void options_usage(FILE *out)
           "3 no usable OpenCL device or unreadable/malformed lessons; see clmm-tutor(1).\n", out);
 }
 
-static int parse_long(const char *text, long long *out)
-{
-    char *end;
-
-    errno = 0;
-    *out = strtoll(text, &end, 10);
-    return (end == text || *end != '\0' || errno) ? -1 : 0;
-}
-
 static int parse_positive_double(const char *option, const char *text, double *out, struct error *e)
 {
     char *end;
@@ -93,7 +86,7 @@ static int parse_positive_double(const char *option, const char *text, double *o
 
 static int parse_side(const char *text, long long *side, struct error *e)
 {
-    if (parse_long(text, side) < 0) {
+    if (str_to_ll(text, side) < 0) {
         error_set(e, "--size: \"%s\" is not a number (examples: 1024, 512,1024, 1000x700x300)", text);
         return -1;
     }
@@ -180,7 +173,7 @@ static int parse_lesson(const char *option, const char *text, int allow_all, int
         *lesson = LESSON_ALL;
         return 0;
     }
-    if (parse_long(text, &n) < 0 || n < 0 || n > 99) {
+    if (str_to_ll(text, &n) < 0 || n < 0 || n > 99) {
         error_set(e, "%s: \"%s\" is not a lesson number (0 to 99%s; see --list)", option, text,
                   allow_all ? ", or all" : "");
         return -1;
@@ -199,7 +192,7 @@ static int parse_param(const char *text, struct options *opts, struct error *e)
         return -1;
     }
     p = &opts->params[opts->nparams];
-    if (!eq || eq == text || (size_t)(eq - text) >= sizeof p->name || parse_long(eq + 1, &p->value) < 0) {
+    if (!eq || eq == text || (size_t)(eq - text) >= sizeof p->name || str_to_ll(eq + 1, &p->value) < 0) {
         error_set(e, "--param: expected NAME=VALUE with an integer value, such as TS=32, not \"%s\"", text);
         return -1;
     }
@@ -244,7 +237,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         case OPT_LESSON: rc = parse_lesson("--lesson", optarg, 1, &opts->lesson, e); break;
         case OPT_SIZE: rc = options_parse_sizes(optarg, opts->sizes, &opts->nsizes, e); break;
         case OPT_REPS:
-            if (parse_long(optarg, &n) < 0 || n < 1 || n > 100000) {
+            if (str_to_ll(optarg, &n) < 0 || n < 1 || n > 100000) {
                 error_set(e, "--reps: \"%s\" is not a count from 1 to 100000", optarg);
                 rc = -1;
             }
@@ -271,7 +264,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             break;
         case OPT_FORCE: opts->measure.force = true; break;
         case OPT_SEED:
-            if (parse_long(optarg, &n) < 0 || n < 0) {
+            if (str_to_ll(optarg, &n) < 0 || n < 0) {
                 error_set(e, "--seed: \"%s\" is not a non-negative integer", optarg);
                 rc = -1;
             }

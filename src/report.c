@@ -2,9 +2,11 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "str.h"
 #include "text.h"
 
 void report_list(FILE *out, const struct lesson_set *set)
@@ -202,18 +204,19 @@ static const char *verification_name(const struct verify_result *v)
 
 static void note(struct report *rep, const struct run_result *r)
 {
-    size_t used = strlen(rep->notes);
-    char label[12];
+    bool padded = r->status == RUN_OK && memcmp(&r->run, &r->size, sizeof r->size) != 0;
+    struct str s;
+    char line[512];
 
-    if (!r->params[0] && !(r->status == RUN_OK && memcmp(&r->run, &r->size, sizeof r->size) != 0))
+    if (!r->params[0] && !padded)
         return;
-    snprintf(label, sizeof label, "%d", r->lesson);
-    used += (size_t)snprintf(rep->notes + used, sizeof rep->notes - used, "  %3s  %s", label, r->params);
-    if (r->status == RUN_OK && memcmp(&r->run, &r->size, sizeof r->size) != 0 && used < sizeof rep->notes)
-        used += (size_t)snprintf(rep->notes + used, sizeof rep->notes - used, "%spadded to %lldx%lldx%lld",
-                                 r->params[0] ? "; " : "", r->run.m, r->run.n, r->run.k);
-    if (used < sizeof rep->notes)
-        snprintf(rep->notes + used, sizeof rep->notes - used, "\n");
+    str_init(&s, line, sizeof line);
+    str_appendf(&s, "", "  %3d  %s", r->lesson, r->params);
+    if (padded)
+        str_appendf(&s, r->params[0] ? "; " : "", "padded to %lldx%lldx%lld", r->run.m, r->run.n, r->run.k);
+    /* The notes of one size; a line that does not fit is left out whole. */
+    if (strlen(rep->notes) + s.len + 2 <= sizeof rep->notes)
+        strcat(strcat(rep->notes, line), "\n");
 }
 
 static void table_row(struct report *rep, const struct run_result *r)

@@ -12,5 +12,6 @@ Suite *verify_suite(void);
 Suite *matrix_suite(void);
 Suite *text_suite(void);
 Suite *options_suite(void);
+Suite *str_suite(void);
 
 #endif

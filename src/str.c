@@ -1,0 +1,50 @@
+/* str.c: appending to fixed buffers without losing track of truncation. */
+#include "str.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void str_init(struct str *s, char *buf, size_t size)
+{
+    s->buf = buf;
+    s->size = size;
+    s->len = 0;
+    s->truncated = false;
+    buf[0] = '\0';
+}
+
+void str_appendf(struct str *s, const char *sep, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (s->len > 0 && *sep)
+        str_appendf(s, "", "%s", sep);
+    if (s->len + 1 >= s->size) {
+        s->truncated = true;
+        return;
+    }
+    va_start(ap, fmt);
+    n = vsnprintf(s->buf + s->len, s->size - s->len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= s->size - s->len) {
+        s->truncated = true;
+        s->len = s->size - 1;
+    } else {
+        s->len += (size_t)n;
+    }
+}
+
+int str_to_ll(const char *text, long long *value)
+{
+    char *end;
+
+    errno = 0;
+    *value = strtoll(text, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    return (end == text || *end != '\0' || errno) ? -1 : 0;
+}

@@ -1,0 +1,24 @@
+/* str.h: building strings in fixed buffers, and reading integers. */
+#ifndef CLMM_STR_H
+#define CLMM_STR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct str {
+    char *buf;
+    size_t size;
+    size_t len;
+    bool truncated;             /* something did not fit */
+};
+
+/* Starts an empty string in buf (size bytes, at least 1). */
+void str_init(struct str *s, char *buf, size_t size);
+/* Appends, with sep first unless the string is empty (sep may be ""). */
+void str_appendf(struct str *s, const char *sep, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A whole decimal integer, blanks around it allowed. Returns 0, or -1 if text is not one. */
+int str_to_ll(const char *text, long long *value);
+
+#endif
