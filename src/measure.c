@@ -224,7 +224,8 @@ static struct gemm_size shrink(struct gemm_size s, long long most)
 /* Estimates the launch time at the full size from launches at growing smaller sizes: the
    first that lasts PROBE_MIN_SECONDS, or else the largest below half the full size. A
    probe size the lesson does not take (a require line, a multiple it will not pad to)
-   ends the probing: the full size is judged on its own. */
+   ends the probing: the estimate comes from the probes before it, and without any, the
+   full size is judged on its own. */
 static enum prepare_result estimate(struct runner *rn, const struct measure_config *cfg,
                                     struct run_result *r)
 {
