@@ -14,6 +14,8 @@
 #include "ocl.h"
 #include "reference.h"
 #include "str.h"
+#include "tune.h"
+#include "tuned.h"
 #include "report.h"
 
 static int fail(int status, const struct error *e)
@@ -79,10 +81,19 @@ static const struct lesson *find_lesson(const struct lesson_set *set, int number
     return l;
 }
 
-/* Applies --param to a lesson. Returns 0, or EXIT_USAGE after saying what was wrong. */
-static int lesson_params(const struct options *opts, const struct lesson *l, struct param_set *ps)
+/* Applies, over the lesson's defaults, the tuner's parameters for device (unless there is
+   none, or --no-tuned), then --param. Returns 0, or EXIT_USAGE after saying what was wrong. */
+static int lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
+                         struct param_set *ps, bool *tuned)
 {
+    char path[4096], key[600];
+
     param_set_defaults(l, ps);
+    *tuned = false;
+    if (device && !opts->no_tuned && tuned_path(path, sizeof path) == 0) {
+        device_describe(device, key, sizeof key);
+        *tuned = tuned_load(path, key, l, ps);
+    }
     for (size_t i = 0; i < opts->nparams; i++) {
         const struct param_override *o = &opts->params[i];
         int at = lesson_param_index(l, o->name);
@@ -163,12 +174,14 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
             struct run_result r;
             if (lesson >= 0 && l->number != lesson)
                 continue;
-            lesson_params(opts, l, &ps);
+            bool tuned;
+            lesson_params(opts, l, cl->device, &ps, &tuned);
             run_result_init(&r);
             if (ready)
                 measure_lesson(&w, l, &ps, &opts->measure, &r);
             else
                 measure_refused(l, &ps, opts->sizes[s], &e, &r);
+            r.tuned = tuned;
             report_row(&rep, &r);
             if (r.status != RUN_OK)
                 status = EXIT_RUN_FAILED;
@@ -189,7 +202,64 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
     return status;
 }
 
-static int with_device(const struct options *opts, const struct lesson_set *set, int lesson)
+static void print_step(void *lesson, const struct tune_step *st)
+{
+    report_tune_step(stdout, lesson, st);
+}
+
+/* Searches one lesson's parameters and saves the best for this device. */
+static int tune(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
+{
+    const struct lesson *l = lesson_set_find(set, lesson);
+    struct tune_options to = { opts->measure, opts->max_configs, opts->time_limit_s, opts->restart };
+    char device[600], log_path[4096], saved[4096];
+    struct tune_result res;
+    struct workspace w;
+    struct error e;
+    int status;
+
+    error_init(&e);
+    if (l->nparams == 0) {
+        fprintf(stderr, "clmm-tutor: lesson %d has no parameters to tune (--show %d lists a lesson's)\n",
+                l->number, l->number);
+        return EXIT_USAGE;
+    }
+    if (!opts->budget_given)
+        to.measure.budget_s = 0.25;     /* many configurations: a shorter look at each */
+    device_describe(cl->device, device, sizeof device);
+    if (tune_log_path(cl->device->name, l->number, opts->sizes[0], log_path, sizeof log_path) < 0 ||
+        tuned_path(saved, sizeof saved) < 0) {
+        error_set(&e, "the tuner keeps its files under XDG_STATE_HOME and XDG_DATA_HOME, or HOME: set one");
+        return fail(EXIT_ENVIRONMENT, &e);
+    }
+    if (workspace_init(&w, cl, opts->sizes[0], opts->measure.seed, &e) < 0)
+        return fail(EXIT_RUN_FAILED, &e);
+    printf("Tuning lesson %d (%s) at %lldx%lldx%lld\non %s\n", l->number, l->short_title,
+           opts->sizes[0].m, opts->sizes[0].n, opts->sizes[0].k, device);
+    printf("%zu configurations; this run measures at most %zu and starts none after %g s\n",
+           tune_space_size(l), to.max_configs, to.time_limit_s);
+    printf("Log (to resume): %s\n\n", log_path);
+    fflush(stdout);
+    if (tune_run(&w, l, &to, log_path, print_step, (void *)l, &res, &e) < 0) {
+        workspace_free(&w);
+        return fail(EXIT_ENVIRONMENT, &e);
+    }
+    workspace_free(&w);
+    report_tune_summary(stdout, l, &res);
+    status = res.verified > 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    if (res.verified > 0 && tuned_save(saved, device, l, &res.best, res.best_gflops, opts->sizes[0], &e) < 0)
+        status = fail(EXIT_ENVIRONMENT, &e);
+    else if (res.verified > 0)
+        printf("Saved in %s: later runs of lesson %d on this device use these parameters\n"
+               "(--no-tuned for the lesson's defaults).\n", saved, l->number);
+    tune_result_free(&res);
+    return status;
+}
+
+typedef int device_action(const struct options *, const struct lesson_set *, int, struct ocl *);
+
+static int with_device(const struct options *opts, const struct lesson_set *set, int lesson,
+                       device_action *action)
 {
     struct device_list list;
     struct ocl cl;
@@ -197,7 +267,7 @@ static int with_device(const struct options *opts, const struct lesson_set *set,
 
     if (status != EXIT_OK)
         return status;
-    status = bench(opts, set, lesson, &cl);
+    status = action(opts, set, lesson, &cl);
     ocl_close(&cl);
     device_list_free(&list);
     return status;
@@ -247,8 +317,9 @@ int commands_run(const struct options *opts)
     }
     for (size_t i = 0; i < set.count && status == 0; i++) {
         struct param_set ps;
+        bool tuned;
         if (lesson < 0 || set.items[i].number == lesson)
-            status = lesson_params(opts, &set.items[i], &ps);
+            status = lesson_params(opts, &set.items[i], NULL, &ps, &tuned);
     }
     if (status != 0) {
         lesson_set_free(&set);
@@ -262,14 +333,17 @@ int commands_run(const struct options *opts)
         report_show(stdout, lesson_set_find(&set, lesson), terminal_width());
         break;
     case MODE_BENCH:
-        status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson);
+        status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson, bench);
+        break;
+    case MODE_TUNE:
+        status = with_device(opts, &set, lesson, tune);
         break;
     default:
         /* Until the interactive screen exists: the lesson, then its measurement. */
         report_show(stdout, lesson_set_find(&set, lesson), terminal_width());
         printf("\n");
         fflush(stdout);
-        status = with_device(opts, &set, lesson);
+        status = with_device(opts, &set, lesson, bench);
         if (lesson_set_find(&set, lesson + 1))
             printf("\nNext: clmm-tutor --lesson %d   (all lessons: clmm-tutor --list)\n", lesson + 1);
         break;

@@ -32,6 +32,7 @@ struct run_result {
     int lesson;                 /* -1 for a reference library */
     char title[128];            /* the lesson's short title */
     char params[256];           /* "TS=16 WPT=8", empty without parameters */
+    bool tuned;                 /* the parameters are the tuner's, not the lesson's defaults */
     struct gemm_size size;      /* as asked */
     struct gemm_size run;       /* as launched, after padding */
     enum run_status status;

@@ -11,7 +11,8 @@
 enum {
     OPT_LIST = 256, OPT_DEVICES, OPT_SHOW, OPT_BENCH, OPT_LESSON, OPT_SIZE, OPT_REPS, OPT_FORMAT,
     OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
-    OPT_NO_REFERENCE, OPT_HELP, OPT_VERSION
+    OPT_NO_REFERENCE, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_HELP,
+    OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -31,6 +32,11 @@ static const struct option long_options[] = {
     { "force", no_argument, NULL, OPT_FORCE },
     { "seed", required_argument, NULL, OPT_SEED },
     { "no-reference", no_argument, NULL, OPT_NO_REFERENCE },
+    { "tune", no_argument, NULL, OPT_TUNE },
+    { "max-configs", required_argument, NULL, OPT_MAX_CONFIGS },
+    { "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
+    { "restart", no_argument, NULL, OPT_RESTART },
+    { "no-tuned", no_argument, NULL, OPT_NO_TUNED },
     { "help", no_argument, NULL, OPT_HELP },
     { "version", no_argument, NULL, OPT_VERSION },
     { NULL, 0, NULL, 0 },
@@ -49,6 +55,8 @@ void options_usage(FILE *out)
           "  --devices           list the OpenCL platforms and devices\n"
           "  --show N            print lesson N and its kernel source\n"
           "  --bench             measure lessons (all, or --lesson N) and print a table\n"
+          "  --tune --lesson N   search lesson N's parameters on the device; later runs on\n"
+          "                      that device use the best ones\n"
           "  --help, --version\n"
           "\n"
           "Options:\n"
@@ -66,6 +74,11 @@ void options_usage(FILE *out)
           "  --lessons DIR       load lessons from DIR instead of the installed ones\n"
           "  --seed N            seed of the random inputs (default 42)\n"
           "  --no-reference      do not measure CLBlast beside the lessons\n"
+          "  --no-tuned          use the lessons' defaults, not the tuner's parameters\n"
+          "  --max-configs N     --tune: measure at most N configurations (default 100)\n"
+          "  --time-limit SECS   --tune: start no configuration after SECS (default 300);\n"
+          "                      a search stopped by a limit resumes where it ended\n"
+          "  --restart           --tune: forget an earlier, unfinished search\n"
           "\n"
           "Exit status: 0 all verified, 1 a run was wrong, refused or failed, 2 bad arguments,\n"
           "3 no usable OpenCL device or unreadable/malformed lessons; see clmm-tutor(1).\n", out);
@@ -204,7 +217,8 @@ static int parse_param(const char *text, struct options *opts, struct error *e)
 static int set_mode(struct options *opts, enum mode mode, const char *option, struct error *e)
 {
     if (opts->mode != MODE_TUTOR && opts->mode != mode) {
-        error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --bench)", option);
+        error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --bench, --tune)",
+                  option);
         return -1;
     }
     opts->mode = mode;
@@ -221,6 +235,8 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     opts->lesson = LESSON_UNSET;
     opts->format = FORMAT_TABLE;
     measure_config_defaults(&opts->measure);
+    opts->max_configs = 100;
+    opts->time_limit_s = 300.0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
@@ -234,6 +250,19 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
                 rc = parse_lesson("--show", optarg, 0, &show, e);
             break;
         case OPT_BENCH: rc = set_mode(opts, MODE_BENCH, "--bench", e); break;
+        case OPT_TUNE: rc = set_mode(opts, MODE_TUNE, "--tune", e); break;
+        case OPT_MAX_CONFIGS:
+            if (str_to_ll(optarg, &n) < 0 || n < 1 || n > 1000000) {
+                error_set(e, "--max-configs: \"%s\" is not a count from 1 to 1000000", optarg);
+                rc = -1;
+            }
+            opts->max_configs = (size_t)n;
+            break;
+        case OPT_TIME_LIMIT:
+            rc = parse_positive_double("--time-limit", optarg, &opts->time_limit_s, e);
+            break;
+        case OPT_RESTART: opts->restart = true; break;
+        case OPT_NO_TUNED: opts->no_tuned = true; break;
         case OPT_LESSON: rc = parse_lesson("--lesson", optarg, 1, &opts->lesson, e); break;
         case OPT_SIZE: rc = options_parse_sizes(optarg, opts->sizes, &opts->nsizes, e); break;
         case OPT_REPS:
@@ -242,6 +271,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
                 rc = -1;
             }
             opts->measure.reps = (int)n;
+            opts->budget_given = true;
             break;
         case OPT_FORMAT:
             if (strcmp(optarg, "table") == 0)
@@ -258,7 +288,10 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         case OPT_DEVICE: opts->device = optarg; break;
         case OPT_LESSONS: opts->lessons_dir = optarg; break;
         case OPT_PARAM: rc = parse_param(optarg, opts, e); break;
-        case OPT_BUDGET: rc = parse_positive_double("--budget", optarg, &opts->measure.budget_s, e); break;
+        case OPT_BUDGET:
+            rc = parse_positive_double("--budget", optarg, &opts->measure.budget_s, e);
+            opts->budget_given = true;
+            break;
         case OPT_MAX_LAUNCH:
             rc = parse_positive_double("--max-launch", optarg, &opts->measure.launch_limit_s, e);
             break;
@@ -298,6 +331,14 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         opts->lesson = show;
     if (opts->format != FORMAT_TABLE && opts->mode != MODE_BENCH) {
         error_set(e, "--format applies to --bench only (the other modes print text)");
+        return -1;
+    }
+    if (opts->mode == MODE_TUNE && opts->lesson < 0) {
+        error_set(e, "--tune needs one lesson: --lesson N");
+        return -1;
+    }
+    if (opts->mode == MODE_TUNE && opts->nsizes > 1) {
+        error_set(e, "--tune searches at one size; give --size one size");
         return -1;
     }
     if (opts->lesson == LESSON_ALL && opts->mode != MODE_BENCH) {

@@ -12,7 +12,7 @@
 #define OPTIONS_MAX_PARAMS 16
 #define OPTIONS_MAX_SIDE 65536  /* a larger side is refused before anything runs */
 
-enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_HELP, MODE_VERSION };
+enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUNE, MODE_HELP, MODE_VERSION };
 
 #define LESSON_ALL (-1)
 #define LESSON_UNSET (-2)
@@ -33,7 +33,12 @@ struct options {
     struct param_override params[OPTIONS_MAX_PARAMS];
     size_t nparams;
     bool no_reference;
+    bool no_tuned;              /* ignore the tuner's saved parameters */
+    bool budget_given;          /* --budget or --reps: the tuner keeps them */
     struct measure_config measure;
+    size_t max_configs;         /* --tune: configurations measured in one run */
+    double time_limit_s;        /* --tune: no configuration starts after this */
+    bool restart;               /* --tune: forget an earlier, unfinished search */
 };
 
 /* Fills opts from argv. Returns 0, or -1 with a one-line message in e (exit status 2). */

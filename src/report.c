@@ -211,7 +211,7 @@ static void note(struct report *rep, const struct run_result *r)
     if (!r->params[0] && !padded)
         return;
     str_init(&s, line, sizeof line);
-    str_appendf(&s, "", "  %3d  %s", r->lesson, r->params);
+    str_appendf(&s, "", "  %3d  %s%s", r->lesson, r->params, r->tuned ? " (tuned)" : "");
     if (padded)
         str_appendf(&s, r->params[0] ? "; " : "", "padded to %lldx%lldx%lld", r->run.m, r->run.n, r->run.k);
     /* The notes of one size; a line that does not fit is left out whole. */
@@ -357,4 +357,81 @@ void report_end(struct report *rep)
         fputs("\n  ]\n}\n", rep->out);
     run_result_free(&rep->best);
     fflush(rep->out);
+}
+
+/* ---- the tuner ---- */
+
+static void format_param_set(const struct lesson *l, const struct param_set *ps, char *buf, size_t len)
+{
+    struct str s;
+
+    str_init(&s, buf, len);
+    for (size_t i = 0; i < l->nparams; i++)
+        str_appendf(&s, " ", "%s=%lld", l->params[i].name, ps->values[i]);
+}
+
+void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step *st)
+{
+    char params[256];
+    int width = snprintf(NULL, 0, "%zu", st->space);
+
+    format_param_set(l, st->params, params, sizeof params);
+    fprintf(out, "[%*zu/%zu] %-34s ", width, st->done, st->space, params);
+    if (st->result->status == RUN_OK)
+        fprintf(out, "%10.1f GFLOPS%s%s\n", st->result->gflops.median, st->best ? "  best so far" : "",
+                st->from_log ? "  (earlier run)" : "");
+    else
+        fprintf(out, "%s: %s%s\n", run_status_name(st->result->status), st->result->error.msg,
+                st->from_log ? "  (earlier run)" : "");
+    fflush(out);
+}
+
+#define HISTOGRAM_BINS 8
+#define HISTOGRAM_WIDTH 40
+
+/* How sensitive speed is to the parameters: the verified configurations by GFLOPS. */
+static void histogram(FILE *out, const double *x, size_t n)
+{
+    size_t count[HISTOGRAM_BINS] = { 0 }, most = 0;
+    double lo = x[0], hi = x[0], step;
+
+    for (size_t i = 1; i < n; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    step = (hi - lo) / HISTOGRAM_BINS;
+    for (size_t i = 0; i < n; i++) {
+        size_t b = step > 0 ? (size_t)((x[i] - lo) / step) : 0;
+        count[b < HISTOGRAM_BINS ? b : HISTOGRAM_BINS - 1]++;
+    }
+    for (size_t b = 0; b < HISTOGRAM_BINS; b++)
+        most = count[b] > most ? count[b] : most;
+    fprintf(out, "GFLOPS of the %zu verified configurations:\n", n);
+    for (size_t b = 0; b < HISTOGRAM_BINS && step > 0; b++) {
+        size_t bar = (count[b] * HISTOGRAM_WIDTH + most - 1) / most;
+        fprintf(out, "  %10.1f - %10.1f |", lo + step * (double)b, lo + step * (double)(b + 1));
+        for (size_t i = 0; i < bar; i++)
+            fputc('#', out);
+        fprintf(out, " %zu\n", count[b]);
+    }
+    if (step <= 0)
+        fprintf(out, "  all at %.1f\n", lo);
+}
+
+void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_result *res)
+{
+    char params[256];
+
+    fputc('\n', out);
+    if (res->complete)
+        fprintf(out, "Searched all %zu configurations (%zu in this run).\n", res->space, res->measured);
+    else
+        fprintf(out, "Stopped by %s at %zu of %zu configurations: the same command goes on.\n",
+                res->stopped_by_time ? "--time-limit" : "--max-configs", res->done, res->space);
+    fprintf(out, "%zu verified, %zu refused, failed or wrong.\n", res->verified, res->done - res->verified);
+    if (res->ngflops == 0)
+        return;
+    histogram(out, res->gflops, res->ngflops);
+    format_param_set(l, &res->best, params, sizeof params);
+    fprintf(out, "Best: %s at %.1f GFLOPS\n", params, res->best_gflops);
 }

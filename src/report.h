@@ -7,6 +7,7 @@
 #include "device.h"
 #include "lesson.h"
 #include "measure.h"
+#include "tune.h"
 
 enum report_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
@@ -33,5 +34,9 @@ void report_size_begin(struct report *rep, struct gemm_size size);
 void report_row(struct report *rep, const struct run_result *r);
 void report_size_end(struct report *rep);
 void report_end(struct report *rep);
+
+/* The tuner: one line per configuration, then the best and the spread of GFLOPS. */
+void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step *st);
+void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_result *res);
 
 #endif

@@ -10,6 +10,8 @@ tutor="$top_builddir/src/clmm-tutor"
 export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The tuner's files go here, not to the user's; and no saved tuning changes these runs.
+export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
 passed=0
 failed=0
 
@@ -71,6 +73,11 @@ usage_error "parameter value not allowed" 'allows TS = ' --show 1 --param TS=7
 usage_error "unknown parameter" 'no parameter called NOPE' --bench --lesson 1 --param NOPE=1
 usage_error "malformed parameter" 'NAME=VALUE' --bench --param TS
 usage_error "bad budget" 'positive number of seconds' --bench --budget -1
+usage_error "--tune needs a lesson" 'needs one lesson' --tune
+usage_error "--tune takes one lesson" 'needs one lesson' --tune --lesson all
+usage_error "--tune takes one size" 'one size' --tune --lesson 5 --size 64,128
+usage_error "bad --max-configs" 'not a count' --tune --lesson 5 --max-configs 0
+usage_error "bad --time-limit" 'positive number of seconds' --tune --lesson 5 --time-limit x
 
 expect "--list shows lessons 0 to 13" 0 "^13 " "$tutor" --list
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
@@ -130,6 +137,21 @@ else
     else
         echo "SKIP: the first device's largest buffer (${largest} GiB) holds 16 GiB: no size is too large for it"
     fi
+    expect "the host lesson has nothing to tune" 2 "no parameters to tune" "$tutor" --tune --lesson 0
+    expect "--tune stops at --max-configs" 0 "Stopped by --max-configs at 2 of 20" \
+        "$tutor" --tune --lesson 6 --size 64 --reps 1 --max-configs 2
+    grep -q "best so far" "$tmp/out" || not_ok "--tune shows the best so far"
+    expect "--tune resumes where it stopped" 0 "Searched all 20 configurations \(18 in this run\)" \
+        "$tutor" --tune --lesson 6 --size 64 --reps 1
+    grep -q "(earlier run)" "$tmp/out" || not_ok "--tune replays the earlier run"
+    grep -q "refused: .*TS % WPT == 0" "$tmp/out" || not_ok "--tune skips configurations with their reason"
+    grep -Eq "^ +[0-9.]+ - +[0-9.]+ \|#+ [0-9]+$" "$tmp/out" || not_ok "--tune draws the spread of GFLOPS"
+    best=$(sed -n 's/^Best: \(.*\) at .*/\1/p' "$tmp/out")
+    [ -s "$XDG_DATA_HOME/clmm-tutor/tuned" ] || not_ok "--tune saves the best parameters"
+    expect "later runs use the tuned parameters" 0 "6  $best \(tuned\)" \
+        "$tutor" --bench --lesson 6 --size 64 --reps 1 --no-reference
+    expect "--no-tuned uses the defaults" 0 "6  TS=32 WPT=8$" \
+        "$tutor" --bench --lesson 6 --size 64 --reps 1 --no-reference --no-tuned
     expect "--lesson walks through one lesson" 0 "Lesson 2: .*|GFLOPS" \
         "$tutor" --lesson 2 --size 64 --reps 2 --no-reference
     grep -q "__kernel" "$tmp/out" && grep -q "GFLOPS" "$tmp/out" || not_ok "--lesson prints the kernel and a measurement"

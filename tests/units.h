@@ -13,5 +13,6 @@ Suite *matrix_suite(void);
 Suite *text_suite(void);
 Suite *options_suite(void);
 Suite *str_suite(void);
+Suite *tune_suite(void);
 
 #endif
