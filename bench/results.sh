@@ -16,7 +16,7 @@ command -v python3 >/dev/null 2>&1 || { echo "bench/results.sh needs python3 to 
 json=$(mktemp)
 trap 'rm -f "$json"' EXIT
 
-set -- --bench --lesson all --size "$sizes" --format json ${CLMM_BENCH_OPTIONS:-}
+set -- --bench --lesson all --size "$sizes" --format json --check-timing ${CLMM_BENCH_OPTIONS:-}
 [ -n "$device" ] && set -- "$@" --device "$device"
 echo "running: clmm-tutor $*" >&2
 status=0
@@ -90,6 +90,22 @@ if notes:
     for r in notes:
         lines.append("- lesson %d at %s: %s: %s" % (r["lesson"], label((r["m"], r["n"], r["k"])), r["status"],
                      r.get("message", "")))
+checked = [r for r in data["results"] if r["status"] == "ok" and r.get("batch_gflops")]
+if checked:
+    lines.append("")
+    lines.append("## Timing check")
+    lines.append("")
+    lines.append("The same kernels timed independently: host clock over a batch of back-to-back launches")
+    lines.append("ended by one clFinish (as many launches as were timed), against the median of the")
+    lines.append("profiling events above. Differences over 5% are marked.")
+    lines.append("")
+    lines.append("| # | size | events | host clock | difference |")
+    lines.append("|---|---|---:|---:|---:|")
+    for r in checked:
+        diff = 100.0 * (r["batch_gflops"] / r["gflops_median"] - 1.0)
+        lines.append("| %s | %s | %.1f | %.1f | %+.1f%%%s |" % ("ref" if r["lesson"] < 0 else r["lesson"],
+                     label((r["m"], r["n"], r["k"])), r["gflops_median"], r["batch_gflops"], diff,
+                     " **over 5%**" if abs(diff) > 5 else ""))
 params = sorted({(r["lesson"], r["params"]) for r in data["results"] if r["params"]})
 if params:
     lines.append("")

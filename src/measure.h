@@ -18,6 +18,7 @@ struct measure_config {
     int reps;                   /* a fixed number of timed launches instead, when > 0 */
     double launch_limit_s;      /* refuse a launch estimated to take longer */
     bool force;                 /* run even then */
+    bool check_timing;          /* time the launches again on the host clock, as a batch */
     uint64_t seed;
 };
 
@@ -42,6 +43,8 @@ struct run_result {
     struct stats gflops;        /* 2*M*N*K of the asked size over each launch's time */
     struct stats seconds;       /* each launch's time */
     double wall_s;              /* one launch on the host clock, from enqueue to completion */
+    double batch_gflops;        /* with check_timing: over a batch of back-to-back launches,
+                                   host clock to clFinish; 0 otherwise */
     double estimate_s;          /* estimated launch time from a smaller size; 0 if none */
 };
 
@@ -85,6 +88,9 @@ struct runner {
     /* One launch, waited for; its duration (device time from profiling, or host time).
        Returns 0, -1 on an error, or LAUNCH_REFUSED when the device cannot run it. */
     int (*launch)(struct runner *self, double *seconds, struct error *e);
+    /* count launches back to back, waited for once at the end; the host-clock time per
+       launch. */
+    int (*batch)(struct runner *self, int count, double *seconds, struct error *e);
     /* Copies the result of the last launch at the full size into w->C. */
     int (*fetch)(struct runner *self, struct error *e);
     struct workspace *w;

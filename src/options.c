@@ -11,7 +11,7 @@
 enum {
     OPT_LIST = 256, OPT_DEVICES, OPT_SHOW, OPT_BENCH, OPT_LESSON, OPT_SIZE, OPT_REPS, OPT_FORMAT,
     OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
-    OPT_NO_REFERENCE, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_HELP,
+    OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_HELP,
     OPT_VERSION
 };
 
@@ -32,6 +32,7 @@ static const struct option long_options[] = {
     { "force", no_argument, NULL, OPT_FORCE },
     { "seed", required_argument, NULL, OPT_SEED },
     { "no-reference", no_argument, NULL, OPT_NO_REFERENCE },
+    { "check-timing", no_argument, NULL, OPT_CHECK_TIMING },
     { "tune", no_argument, NULL, OPT_TUNE },
     { "max-configs", required_argument, NULL, OPT_MAX_CONFIGS },
     { "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
@@ -74,6 +75,8 @@ void options_usage(FILE *out)
           "  --lessons DIR       load lessons from DIR instead of the installed ones\n"
           "  --seed N            seed of the random inputs (default 42)\n"
           "  --no-reference      do not measure CLBlast beside the lessons\n"
+          "  --check-timing      time each kernel again on the host clock over a batch of\n"
+          "                      back-to-back launches, and show both figures\n"
           "  --no-tuned          use the lessons' defaults, not the tuner's parameters\n"
           "  --max-configs N     --tune: measure at most N configurations (default 100)\n"
           "  --time-limit SECS   --tune: start no configuration after SECS (default 300);\n"
@@ -263,6 +266,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             break;
         case OPT_RESTART: opts->restart = true; break;
         case OPT_NO_TUNED: opts->no_tuned = true; break;
+        case OPT_CHECK_TIMING: opts->measure.check_timing = true; break;
         case OPT_LESSON: rc = parse_lesson("--lesson", optarg, 1, &opts->lesson, e); break;
         case OPT_SIZE: rc = options_parse_sizes(optarg, opts->sizes, &opts->nsizes, e); break;
         case OPT_REPS:

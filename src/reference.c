@@ -91,6 +91,14 @@ static enum prepare_result clblast_prepare(struct runner *self, struct gemm_size
     return PREPARED;
 }
 
+static int clblast_batch(struct runner *self, int count, double *seconds, struct error *e)
+{
+    if (timed_calls((struct clblast_runner *)self, count * self->calls_per_launch, seconds, e) < 0)
+        return -1;
+    *seconds /= count * self->calls_per_launch;
+    return 0;
+}
+
 static int clblast_launch(struct runner *self, double *seconds, struct error *e)
 {
     if (timed_calls((struct clblast_runner *)self, self->calls_per_launch, seconds, e) < 0)
@@ -112,6 +120,7 @@ bool reference_measure(struct workspace *w, const struct measure_config *cfg, st
     cr.base.w = w;
     cr.base.prepare = clblast_prepare;
     cr.base.launch = clblast_launch;
+    cr.base.batch = clblast_batch;
     cr.base.fetch = clblast_fetch;
     r->lesson = -1;
     snprintf(r->title, sizeof r->title, "CLBlast SGEMM");

@@ -112,6 +112,8 @@ else
     expect "csv: header and a verified row" 0 '^[^,]*,1,"[^"]*","TS=[0-9]+",40,30,20,[0-9]+,[0-9]+,[0-9]+,ok,' \
         "$tutor" --bench --lesson 1 --size 40x30x20 --reps 2 --format csv --no-reference
     head -1 "$tmp/out" | grep -q '^device,lesson,title,params,m,n,k,' || not_ok "csv header"
+    expect "--check-timing adds the host-clock figure" 0 '^[^,]*,5,.*,ok,.*,exhaustive,[0-9.e+-]+,[0-9.e+-]+,' \
+        "$tutor" --bench --lesson 5 --size 32 --reps 3 --format csv --no-reference --check-timing
     expect "json is well formed" 0 '"status": "ok"' \
         "$tutor" --bench --lesson 12 --size 33x17x9,64 --reps 2 --format json
     if command -v python3 >/dev/null 2>&1; then
