@@ -35,6 +35,20 @@ void tune_space_get(const struct lesson *l, size_t index, struct param_set *ps)
     }
 }
 
+size_t tune_space_index(const struct lesson *l, const struct param_set *ps)
+{
+    size_t index = 0;
+
+    for (size_t i = 0; i < l->nparams; i++) {
+        const struct lesson_param *p = &l->params[i];
+        size_t v = 0;
+        while (v + 1 < p->nvalues && p->values[v] != ps->values[i])
+            v++;
+        index = index * p->nvalues + v;
+    }
+    return index;
+}
+
 int tune_log_path(const char *device, int lesson, struct gemm_size size, char *buf, size_t len)
 {
     const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
@@ -116,6 +130,8 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
              struct tune_result *res, struct error *e)
 {
     double start = now_seconds();
+    struct param_set defaults;
+    size_t first;
     bool *done;
     FILE *log;
 
@@ -140,7 +156,11 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
     }
     rewind(log);
     replay(log, l, done, res, step, ctx);
-    for (size_t i = 0; i < res->space; i++) {
+    param_set_defaults(l, &defaults);
+    first = tune_space_index(l, &defaults);
+    /* The defaults first, then the space in order. */
+    for (size_t n = 0; n <= res->space; n++) {
+        size_t i = n == 0 ? first : n - 1;
         struct param_set ps;
         struct run_result r;
         struct tune_step st;

@@ -43,12 +43,15 @@ struct tune_result {
 size_t tune_space_size(const struct lesson *l);
 /* The configuration at index, the last parameter varying fastest. */
 void tune_space_get(const struct lesson *l, size_t index, struct param_set *ps);
+/* The index of a configuration (of allowed values). */
+size_t tune_space_index(const struct lesson *l, const struct param_set *ps);
 
 /* $XDG_STATE_HOME/clmm-tutor/tune/DEVICE-lesson-N-MxNxK.log (or ~/.local/state/...). */
 int tune_log_path(const char *device, int lesson, struct gemm_size size, char *buf, size_t len);
 
 /* Searches the space at the workspace's size, appending each result to the log at
-   log_path and calling step for each configuration (those of the log first). */
+   log_path and calling step for each configuration (those of the log first). The
+   lesson's defaults are measured first, so the best found is never worse than them. */
 int tune_run(struct workspace *w, const struct lesson *l, const struct tune_options *o,
              const char *log_path, void (*step)(void *ctx, const struct tune_step *s), void *ctx,
              struct tune_result *res, struct error *e);

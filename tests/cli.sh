@@ -143,6 +143,8 @@ else
     expect "--tune stops at --max-configs" 0 "Stopped by --max-configs at 2 of 20" \
         "$tutor" --tune --lesson 6 --size 64 --reps 1 --max-configs 2
     grep -q "best so far" "$tmp/out" || not_ok "--tune shows the best so far"
+    sed -n 's/^\[ *1\/20\] \(TS=[0-9]* WPT=[0-9]*\) .*/\1/p' "$tmp/out" | grep -qx "TS=32 WPT=8" ||
+        not_ok "--tune measures the lesson's defaults first"
     expect "--tune resumes where it stopped" 0 "Searched all 20 configurations \(18 in this run\)" \
         "$tutor" --tune --lesson 6 --size 64 --reps 1
     grep -q "(earlier run)" "$tmp/out" || not_ok "--tune replays the earlier run"

@@ -54,6 +54,12 @@ START_TEST(test_tune_space)
     tune_space_get(&tiles, 11, &ps);
     ck_assert_int_eq(ps.values[0], 32);
     ck_assert_int_eq(ps.values[1], 8);
+    for (size_t i = 0; i < 12; i++) {
+        tune_space_get(&tiles, i, &ps);
+        ck_assert_uint_eq(tune_space_index(&tiles, &ps), i);
+    }
+    param_set_defaults(&tiles, &ps);        /* TS=16 WPT=4 */
+    ck_assert_uint_eq(tune_space_index(&tiles, &ps), 6);
 }
 END_TEST
 
