@@ -81,8 +81,10 @@ static const struct lesson *find_lesson(const struct lesson_set *set, int number
     return l;
 }
 
-/* Applies, over the lesson's defaults, the tuner's parameters for device (unless there is
-   none, or --no-tuned), then --param. Returns 0, or EXIT_USAGE after saying what was wrong. */
+/* The lesson's parameters: the tuner's for device if it saved any, else the defaults; but
+   with --param (which the lessons' exercises give against the defaults) or --no-tuned,
+   the defaults with --param over them. Returns 0, or EXIT_USAGE after saying what was
+   wrong. */
 static int lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
                          struct param_set *ps, bool *tuned)
 {
@@ -90,7 +92,11 @@ static int lesson_params(const struct options *opts, const struct lesson *l, con
 
     param_set_defaults(l, ps);
     *tuned = false;
-    if (device && !opts->no_tuned && tuned_path(path, sizeof path) == 0) {
+    bool overridden = false;
+
+    for (size_t i = 0; i < opts->nparams; i++)
+        overridden |= lesson_param_index(l, opts->params[i].name) >= 0;
+    if (device && !opts->no_tuned && !overridden && tuned_path(path, sizeof path) == 0) {
         device_describe(device, key, sizeof key);
         *tuned = tuned_load(path, key, l, ps);
     }
@@ -216,6 +222,7 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     struct tune_result res;
     struct workspace w;
     struct error e;
+    bool kept = false;
     int status;
 
     error_init(&e);
@@ -227,7 +234,7 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     if (!opts->budget_given)
         to.measure.budget_s = 0.25;     /* many configurations: a shorter look at each */
     device_describe(cl->device, device, sizeof device);
-    if (tune_log_path(cl->device->name, l->number, opts->sizes[0], log_path, sizeof log_path) < 0 ||
+    if (tune_log_path(device, l->number, opts->sizes[0], log_path, sizeof log_path) < 0 ||
         tuned_path(saved, sizeof saved) < 0) {
         error_set(&e, "the tuner keeps its files under XDG_STATE_HOME and XDG_DATA_HOME, or HOME: set one");
         return fail(EXIT_ENVIRONMENT, &e);
@@ -245,13 +252,17 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
         return fail(EXIT_ENVIRONMENT, &e);
     }
     workspace_free(&w);
-    report_tune_summary(stdout, l, &res);
+    report_tune_summary(stdout, l, &res, opts->restart);
     status = res.verified > 0 ? EXIT_OK : EXIT_RUN_FAILED;
-    if (res.verified > 0 && tuned_save(saved, device, l, &res.best, res.best_gflops, opts->sizes[0], &e) < 0)
+    if (res.verified > 0 &&
+        tuned_save(saved, device, l, &res.best, res.best_gflops, opts->sizes[0], res.complete, &kept, &e) < 0)
         status = fail(EXIT_ENVIRONMENT, &e);
+    else if (kept)
+        printf("Not saved: %s holds faster parameters found at this size; finish the search to\n"
+               "replace them.\n", saved);
     else if (res.verified > 0)
         printf("Saved in %s: later runs of lesson %d on this device use these parameters\n"
-               "(--no-tuned for the lesson's defaults).\n", saved, l->number);
+               "(--no-tuned or --param for the lesson's defaults).\n", saved, l->number);
     tune_result_free(&res);
     return status;
 }

@@ -381,6 +381,7 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
             return;
         }
         r->batch_gflops = per_launch > 0.0 ? flops / per_launch * 1e-9 : 0.0;
+        r->batch_count = r->reps * (rn->calls_per_launch > 1 ? rn->calls_per_launch : 1);
     }
     /* The timed launches computed the same product again: it must be the one verified, bit
        for bit, or pass verification again (a race can strike in any launch). */

@@ -45,6 +45,7 @@ struct run_result {
     double wall_s;              /* one launch on the host clock, from enqueue to completion */
     double batch_gflops;        /* with check_timing: over a batch of back-to-back launches,
                                    host clock to clFinish; 0 otherwise */
+    int batch_count;            /* the launches (or calls) in that batch */
     double estimate_s;          /* estimated launch time from a smaller size; 0 if none */
 };
 

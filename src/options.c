@@ -341,6 +341,10 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         error_set(e, "--tune needs one lesson: --lesson N");
         return -1;
     }
+    if (opts->mode == MODE_TUNE && opts->nparams > 0) {
+        error_set(e, "--param cannot be combined with --tune, which tries every allowed value");
+        return -1;
+    }
     if (opts->mode == MODE_TUNE && opts->nsizes > 1) {
         error_set(e, "--tune searches at one size; give --size one size");
         return -1;

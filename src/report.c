@@ -166,7 +166,7 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
     case FORMAT_CSV:
         fputs("device,lesson,title,params,m,n,k,run_m,run_n,run_k,status,gflops_median,gflops_q1,"
               "gflops_q3,gflops_min,gflops_max,kernel_ms_median,wall_ms,reps,max_error,tolerance,"
-              "verification,estimate_s,batch_gflops,message\n", out);
+              "verification,estimate_s,batch_gflops,tuned,message\n", out);
         break;
     case FORMAT_JSON:
         fputs("{\n  \"device\": {\"name\": ", out);
@@ -234,8 +234,9 @@ static void table_row(struct report *rep, const struct run_result *r)
                 100.0 * stats_relative_spread(&r->gflops), r->seconds.median * 1e3, r->wall_s * 1e3,
                 r->verify.max_error);
         if (r->batch_gflops > 0)
-            fprintf(out, "     %.1f GFLOPS on the host clock over %d back-to-back launches (%+.1f%%)\n",
-                    r->batch_gflops, r->reps, 100.0 * (r->batch_gflops / r->gflops.median - 1.0));
+            fprintf(out, "     %.1f GFLOPS on the host clock over %d back-to-back %s (%+.1f%%)\n",
+                    r->batch_gflops, r->batch_count, r->lesson < 0 ? "calls" : "launches",
+                    100.0 * (r->batch_gflops / r->gflops.median - 1.0));
     } else {
         struct text_lines lines;
         fprintf(out, "%s\n", r->status == RUN_WRONG ? "WRONG RESULT (not timed)" : run_status_name(r->status));
@@ -279,7 +280,7 @@ static void csv_row(struct report *rep, const struct run_result *r)
     fprintf(out, ",%.3g,", r->estimate_s);
     if (r->batch_gflops > 0)
         fprintf(out, "%.6g", r->batch_gflops);
-    fputc(',', out);
+    fprintf(out, ",%s,", r->tuned ? "yes" : "no");
     csv_string(out, r->status == RUN_OK ? "" : r->error.msg);
     fputc('\n', out);
 }
@@ -292,6 +293,7 @@ static void json_row(struct report *rep, const struct run_result *r)
     json_string(out, r->title);
     fputs(", \"params\": ", out);
     json_string(out, r->params);
+    fprintf(out, ", \"tuned\": %s", r->tuned ? "true" : "false");
     fprintf(out, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"run_m\": %lld, \"run_n\": %lld, \"run_k\": %lld, "
                  "\"status\": \"%s\"",
             r->size.m, r->size.n, r->size.k, r->run.m, r->run.n, r->run.k, run_status_name(r->status));
@@ -407,7 +409,8 @@ static void histogram(FILE *out, const double *x, size_t n)
         lo = x[i] < lo ? x[i] : lo;
         hi = x[i] > hi ? x[i] : hi;
     }
-    step = (hi - lo) / HISTOGRAM_BINS;
+    /* Bins narrower than the printed precision would all read alike. */
+    step = hi - lo >= 0.8 ? (hi - lo) / HISTOGRAM_BINS : 0.0;
     for (size_t i = 0; i < n; i++) {
         size_t b = step > 0 ? (size_t)((x[i] - lo) / step) : 0;
         count[b < HISTOGRAM_BINS ? b : HISTOGRAM_BINS - 1]++;
@@ -423,19 +426,22 @@ static void histogram(FILE *out, const double *x, size_t n)
         fprintf(out, " %zu\n", count[b]);
     }
     if (step <= 0)
-        fprintf(out, "  all at %.1f\n", lo);
+        fprintf(out, "  all within %.1f - %.1f\n", lo, hi);
 }
 
-void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_result *res)
+void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_result *res, bool restarted)
 {
     char params[256];
 
     fputc('\n', out);
+    if (res->space_changed)
+        fprintf(out, "(The log of an earlier search was of other parameter values: started afresh.)\n");
     if (res->complete)
         fprintf(out, "Searched all %zu configurations (%zu in this run).\n", res->space, res->measured);
     else
-        fprintf(out, "Stopped by %s at %zu of %zu configurations: the same command goes on.\n",
-                res->stopped_by_time ? "--time-limit" : "--max-configs", res->done, res->space);
+        fprintf(out, "Stopped by %s at %zu of %zu configurations: the same command%s goes on.\n",
+                res->stopped_by_time ? "--time-limit" : "--max-configs", res->done, res->space,
+                restarted ? " without --restart" : "");
     fprintf(out, "%zu verified, %zu refused, failed or wrong.\n", res->verified, res->done - res->verified);
     if (res->ngflops == 0)
         return;

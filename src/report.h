@@ -37,6 +37,6 @@ void report_end(struct report *rep);
 
 /* The tuner: one line per configuration, then the best and the spread of GFLOPS. */
 void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step *st);
-void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_result *res);
+void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_result *res, bool restarted);
 
 #endif

@@ -7,10 +7,13 @@
 #include "tune.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "str.h"
 #include "tuned.h"
@@ -83,46 +86,169 @@ static void add_outcome(struct tune_result *res, const struct param_set *ps, con
     if (!res->gflops)
         abort();
     res->gflops[res->ngflops++] = r->gflops.median;
-    if (r->gflops.median > res->best_gflops) {
+    if (res->verified == 1 || r->gflops.median > res->best_gflops) {
         res->best_gflops = r->gflops.median;
         res->best = *ps;
         *best = true;
     }
 }
 
-/* Replays an earlier run's log: "index <tab> status <tab> GFLOPS <tab> reason". */
+/* The first line of a log: the space it indexes. A log of another space (the lesson's
+   allowed values changed) is not replayed. */
+static void space_header(const struct lesson *l, char *buf, size_t len)
+{
+    struct str s;
+
+    str_init(&s, buf, len);
+    str_appendf(&s, "", "# clmm-tutor tuning log:");
+    for (size_t i = 0; i < l->nparams; i++) {
+        str_appendf(&s, "", " %s=", l->params[i].name);
+        for (size_t v = 0; v < l->params[i].nvalues; v++)
+            str_appendf(&s, v ? "," : "", "%lld", l->params[i].values[v]);
+    }
+}
+
+static bool parse_status(const char *text, enum run_status *status)
+{
+    static const enum run_status all[] = { RUN_OK, RUN_WRONG, RUN_REFUSED, RUN_ERROR };
+
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(text, run_status_name(all[i])) == 0) {
+            *status = all[i];
+            return true;
+        }
+    return false;
+}
+
+/* Records an outcome, from the log or just measured, and shows it. */
+static void outcome(const struct lesson *l, size_t index, struct run_result *r, bool from_log,
+                    struct tune_result *res, void (*step)(void *, const struct tune_step *), void *ctx)
+{
+    struct param_set ps;
+    struct tune_step st;
+
+    tune_space_get(l, index, &ps);
+    st = (struct tune_step){ index, res->space, 0, &ps, r, false, from_log };
+    add_outcome(res, &ps, r, &st.best);
+    st.done = res->done;
+    step(ctx, &st);
+}
+
+static void log_outcome(FILE *log, size_t index, const struct run_result *r)
+{
+    char reason[sizeof r->error.msg];
+
+    /* Tabs and newlines would break the log's lines. */
+    snprintf(reason, sizeof reason, "%s", r->error.msg);
+    for (char *c = reason; *c; c++)
+        if (*c == '\t' || *c == '\n')
+            *c = ' ';
+    fprintf(log, "%zu\t%s\t%.6g\t%s\n", index, run_status_name(r->status),
+            r->status == RUN_OK ? r->gflops.median : 0.0, reason);
+    fflush(log);
+}
+
+/* Replays an earlier run's log: "index <tab> status <tab> GFLOPS <tab> reason" lines, and
+   "index <tab> started" before each measurement, so that a configuration that ended the
+   process (a crash, a hung device) is recorded as failed instead of being tried forever. */
 static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_result *res,
                    void (*step)(void *, const struct tune_step *), void *ctx)
 {
-    char line[2048];
+    char *line = NULL;
+    size_t cap = 0, started = (size_t)-1;
 
-    while (fgets(line, sizeof line, log)) {
-        char *status, *gflops, *reason;
+    while (getline(&line, &cap, log) > 0) {
+        char *status, *gflops, *reason, *end;
         long long index;
-        struct param_set ps;
+        double value;
         struct run_result r;
-        struct tune_step st;
-        if (!(status = strchr(line, '\t')) || !(gflops = strchr(status + 1, '\t')) ||
-            !(reason = strchr(gflops + 1, '\t')))
+        if (line[0] == '#')
             continue;
-        *status++ = *gflops++ = *reason++ = '\0';
-        reason[strcspn(reason, "\n")] = '\0';
+        line[strcspn(line, "\n")] = '\0';
+        if (!(status = strchr(line, '\t')))
+            continue;
+        *status++ = '\0';
         if (str_to_ll(line, &index) < 0 || index < 0 || (size_t)index >= res->space || done[index])
             continue;
-        done[index] = true;
+        if (strcmp(status, "started") == 0) {
+            started = (size_t)index;
+            continue;
+        }
+        if (!(gflops = strchr(status, '\t')) || !(reason = strchr(gflops + 1, '\t')))
+            continue;
+        *gflops++ = *reason++ = '\0';
+        value = strtod(gflops, &end);
         run_result_init(&r);
+        if (!parse_status(status, &r.status) || *end != '\0' || !isfinite(value) || value < 0)
+            continue;
+        done[index] = true;
+        if ((size_t)index == started)
+            started = (size_t)-1;
         r.lesson = l->number;
-        r.status = strcmp(status, "ok") == 0 ? RUN_OK : strcmp(status, "wrong result") == 0 ? RUN_WRONG
-                 : strcmp(status, "refused") == 0 ? RUN_REFUSED : RUN_ERROR;
-        r.gflops.median = strtod(gflops, NULL);
+        r.gflops.median = value;
         error_set(&r.error, "%s", reason);
-        tune_space_get(l, (size_t)index, &ps);
-        st = (struct tune_step){ (size_t)index, res->space, 0, &ps, &r, false, true };
-        add_outcome(res, &ps, &r, &st.best);
-        st.done = res->done;
-        step(ctx, &st);
+        outcome(l, (size_t)index, &r, true, res, step, ctx);
         run_result_free(&r);
     }
+    free(line);
+    if (started != (size_t)-1) {
+        struct run_result r;
+        run_result_init(&r);
+        r.lesson = l->number;
+        r.status = RUN_ERROR;
+        error_set(&r.error, "the previous run ended while measuring this configuration");
+        done[started] = true;
+        log_outcome(log, started, &r);
+        outcome(l, started, &r, true, res, step, ctx);
+        run_result_free(&r);
+    }
+}
+
+/* Opens the log, locked against a second search of the same space, holding the right
+   header and ending with a whole line. */
+static FILE *open_log(const char *path, const struct lesson *l, bool restart, struct tune_result *res,
+                      struct error *e)
+{
+    char header[1024], first[1024] = "";
+    FILE *log;
+    long size;
+
+    if (make_parents(path, e) < 0)
+        return NULL;
+    log = fopen(path, "a+");
+    if (!log) {
+        error_set(e, "cannot open the tuning log %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (flock(fileno(log), LOCK_EX | LOCK_NB) < 0) {
+        error_set(e, "another search of this lesson on this device at this size is running (it holds %s)",
+                  path);
+        fclose(log);
+        return NULL;
+    }
+    space_header(l, header, sizeof header);
+    rewind(log);
+    if (!fgets(first, sizeof first, log))
+        first[0] = '\0';
+    first[strcspn(first, "\n")] = '\0';
+    fseek(log, 0, SEEK_END);
+    size = ftell(log);
+    if (size > 0 && (restart || strcmp(first, header) != 0)) {
+        res->space_changed = !restart;
+        if (ftruncate(fileno(log), 0) < 0) {
+            error_set(e, "cannot empty the tuning log %s: %s", path, strerror(errno));
+            fclose(log);
+            return NULL;
+        }
+        size = 0;
+    }
+    if (size == 0)
+        fprintf(log, "%s\n", header);
+    else if (fseek(log, -1, SEEK_END) == 0 && fgetc(log) != '\n')
+        fputc('\n', log);  /* a line cut short by a crash stays a line of its own */
+    fflush(log);
+    rewind(log);
+    return log;
 }
 
 int tune_run(struct workspace *w, const struct lesson *l, const struct tune_options *o,
@@ -141,21 +267,14 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
         error_set(e, "lesson %d has too many parameter combinations to search", l->number);
         return -1;
     }
+    log = open_log(log_path, l, o->restart, res, e);
+    if (!log)
+        return -1;
     done = calloc(res->space, sizeof *done);
     if (!done)
         abort();
-    if (make_parents(log_path, e) < 0) {
-        free(done);
-        return -1;
-    }
-    log = fopen(log_path, o->restart ? "w+" : "a+");
-    if (!log) {
-        error_set(e, "cannot open the tuning log %s: %s", log_path, strerror(errno));
-        free(done);
-        return -1;
-    }
-    rewind(log);
     replay(log, l, done, res, step, ctx);
+    fseek(log, 0, SEEK_END);
     param_set_defaults(l, &defaults);
     first = tune_space_index(l, &defaults);
     /* The defaults first, then the space in order. */
@@ -163,7 +282,6 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
         size_t i = n == 0 ? first : n - 1;
         struct param_set ps;
         struct run_result r;
-        struct tune_step st;
         if (done[i])
             continue;
         if (res->measured == o->max_configs) {
@@ -175,21 +293,14 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
             break;
         }
         tune_space_get(l, i, &ps);
+        fprintf(log, "%zu\tstarted\n", i);
+        fflush(log);
         run_result_init(&r);
         measure_lesson(w, l, &ps, &o->measure, &r);
         done[i] = true;
         res->measured++;
-        st = (struct tune_step){ i, res->space, 0, &ps, &r, false, false };
-        add_outcome(res, &ps, &r, &st.best);
-        st.done = res->done;
-        /* Tabs and newlines would break the log's lines. */
-        for (char *c = r.error.msg; *c; c++)
-            if (*c == '\t' || *c == '\n')
-                *c = ' ';
-        fprintf(log, "%zu\t%s\t%.6g\t%s\n", i, run_status_name(r.status),
-                r.status == RUN_OK ? r.gflops.median : 0.0, r.error.msg);
-        fflush(log);
-        step(ctx, &st);
+        log_outcome(log, i, &r);
+        outcome(l, i, &r, false, res, step, ctx);
         run_result_free(&r);
     }
     res->complete = res->done == res->space;

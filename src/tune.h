@@ -32,6 +32,7 @@ struct tune_result {
     size_t measured;            /* by this run */
     size_t verified;
     bool complete;              /* every configuration is done */
+    bool space_changed;         /* an earlier log was of other parameter values: not replayed */
     bool stopped_by_time, stopped_by_count;
     struct param_set best;
     double best_gflops;         /* 0 when nothing verified */

@@ -6,9 +6,11 @@
 #include "tuned.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,70 +91,138 @@ static bool apply_params(const struct lesson *l, const char *text, struct param_
 bool tuned_load(const char *path, const char *device, const struct lesson *l, struct param_set *ps)
 {
     FILE *f = fopen(path, "r");
-    char line[1024];
+    char *line = NULL;
+    size_t cap = 0;
     bool found = false;
 
     if (!f)
         return false;
-    while (!found && fgets(line, sizeof line, f)) {
+    while (!found && getline(&line, &cap, f) > 0) {
         char *field[6];
         long long lesson;
         if (split_tabs(line, field, 6) >= 3 && str_to_ll(field[0], &lesson) == 0 &&
             lesson == l->number && strcmp(field[1], device) == 0)
             found = apply_params(l, field[2], ps);
     }
+    free(line);
     fclose(f);
     return found;
 }
 
-int tuned_save(const char *path, const char *device, const struct lesson *l, const struct param_set *ps,
-               double gflops, struct gemm_size size, struct error *e)
+/* The GFLOPS and size of the entry for device and lesson in the open file f, if any. */
+static bool find_entry(FILE *f, const char *device, int lesson, double *gflops, char *size, size_t len)
 {
-    char tmp[4200], line[1024], params[512], date[32];
-    FILE *in, *out;
+    char *line = NULL;
+    size_t cap = 0;
+    bool found = false;
+
+    rewind(f);
+    while (!found && getline(&line, &cap, f) > 0) {
+        char *field[6];
+        long long n;
+        if (split_tabs(line, field, 6) >= 5 && str_to_ll(field[0], &n) == 0 && n == lesson &&
+            strcmp(field[1], device) == 0) {
+            *gflops = strtod(field[3], NULL);
+            snprintf(size, len, "%s", field[4]);
+            found = true;
+        }
+    }
+    free(line);
+    return found;
+}
+
+/* Copies every line of in but the entry of device and lesson to out. */
+static int copy_others(FILE *in, FILE *out, const char *device, int lesson)
+{
+    char *line = NULL, *copy = NULL;
+    size_t cap = 0;
+    ssize_t n;
+
+    rewind(in);
+    while ((n = getline(&line, &cap, in)) > 0) {
+        char *field[6];
+        long long number;
+        free(copy);
+        copy = strdup(line);
+        if (split_tabs(copy, field, 6) >= 2 && str_to_ll(field[0], &number) == 0 && number == lesson &&
+            strcmp(field[1], device) == 0)
+            continue;   /* the entry being replaced */
+        fputs(line, out);
+        if (line[n - 1] != '\n')
+            fputc('\n', out);
+    }
+    free(line);
+    free(copy);
+    return ferror(in) ? -1 : 0;
+}
+
+int tuned_save(const char *path, const char *device, const struct lesson *l, const struct param_set *ps,
+               double gflops, struct gemm_size size, bool complete, bool *kept, struct error *e)
+{
+    char tmp[4200], lock_path[4200], params[512], date[32], old_size[64], new_size[64];
+    FILE *in, *out = NULL;
     struct str s;
     time_t now = time(NULL);
+    double old_gflops;
+    int lock, fd, rc = -1;
+    bool failed;
 
+    *kept = false;
     if (make_parents(path, e) < 0)
         return -1;
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    out = fopen(tmp, "w");
-    if (!out) {
-        error_set(e, "cannot write %s: %s", tmp, strerror(errno));
+    /* One writer at a time: read, write and rename under the lock. */
+    snprintf(lock_path, sizeof lock_path, "%s.lock", path);
+    lock = open(lock_path, O_CREAT | O_RDWR, 0644);
+    if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+        error_set(e, "cannot lock %s: %s", lock_path, strerror(errno));
+        if (lock >= 0)
+            close(lock);
         return -1;
     }
     in = fopen(path, "r");
-    while (in && fgets(line, sizeof line, in)) {
-        char copy[1024], *field[6];
-        long long lesson;
-        snprintf(copy, sizeof copy, "%s", line);
-        if (split_tabs(copy, field, 6) >= 2 && str_to_ll(field[0], &lesson) == 0 &&
-            lesson == l->number && strcmp(field[1], device) == 0)
-            continue;   /* the entry being replaced */
-        fputs(line, out);
-        if (line[strlen(line) - 1] != '\n')
-            fputc('\n', out);
+    if (!in && errno != ENOENT) {
+        error_set(e, "cannot read %s: %s", path, strerror(errno));
+        goto done;
     }
-    if (in)
-        fclose(in);
+    snprintf(new_size, sizeof new_size, "%lldx%lldx%lld", size.m, size.n, size.k);
+    /* A search stopped early does not replace a faster result found at the same size. */
+    if (in && !complete && find_entry(in, device, l->number, &old_gflops, old_size, sizeof old_size) &&
+        strcmp(old_size, new_size) == 0 && old_gflops > gflops) {
+        *kept = true;
+        rc = 0;
+        goto done;
+    }
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+    fd = mkstemp(tmp);
+    if (fd < 0 || !(out = fdopen(fd, "w"))) {
+        error_set(e, "cannot write beside %s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        goto done;
+    }
+    if (in && copy_others(in, out, device, l->number) < 0) {
+        error_set(e, "cannot read %s: %s", path, strerror(errno));
+        fclose(out);
+        unlink(tmp);
+        goto done;
+    }
     str_init(&s, params, sizeof params);
     for (size_t i = 0; i < l->nparams; i++)
         str_appendf(&s, " ", "%s=%lld", l->params[i].name, ps->values[i]);
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
-    fprintf(out, "%d\t%s\t%s\t%.1f\t%lldx%lldx%lld\t%s\n", l->number, device, params, gflops,
-            size.m, size.n, size.k, date);
+    fprintf(out, "%d\t%s\t%s\t%.1f\t%s\t%s\n", l->number, device, params, gflops, new_size, date);
     /* On disk before the rename, so a crash leaves the old file or the new one. */
-    bool failed = fflush(out) != 0 || fsync(fileno(out)) != 0;
+    failed = fflush(out) != 0 || fsync(fileno(out)) != 0 || fchmod(fileno(out), 0644) != 0;
     failed |= fclose(out) != 0;
-    if (failed) {
-        error_set(e, "cannot write %s: %s", tmp, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) < 0) {
+    if (failed || rename(tmp, path) < 0) {
         error_set(e, "cannot replace %s: %s", path, strerror(errno));
         unlink(tmp);
-        return -1;
+        goto done;
     }
-    return 0;
+    rc = 0;
+done:
+    if (in)
+        fclose(in);
+    close(lock);
+    return rc;
 }

@@ -19,9 +19,10 @@ int tuned_path(char *buf, size_t len);
 bool tuned_load(const char *path, const char *device, const struct lesson *l, struct param_set *ps);
 
 /* Records ps as the best of lesson l on device, replacing an older entry, by writing a new
-   file and renaming it over the old one. */
+   file and renaming it over the old one, under a lock. An incomplete search does not
+   replace a faster entry found at the same size: then *kept is set. */
 int tuned_save(const char *path, const char *device, const struct lesson *l, const struct param_set *ps,
-               double gflops, struct gemm_size size, struct error *e);
+               double gflops, struct gemm_size size, bool complete, bool *kept, struct error *e);
 
 /* Creates the directories above path. */
 int make_parents(const char *path, struct error *e);

@@ -78,6 +78,7 @@ usage_error "--tune takes one lesson" 'needs one lesson' --tune --lesson all
 usage_error "--tune takes one size" 'one size' --tune --lesson 5 --size 64,128
 usage_error "bad --max-configs" 'not a count' --tune --lesson 5 --max-configs 0
 usage_error "bad --time-limit" 'positive number of seconds' --tune --lesson 5 --time-limit x
+usage_error "--param with --tune" 'cannot be combined with --tune' --tune --lesson 5 --param TS=8
 
 expect "--list shows lessons 0 to 13" 0 "^13 " "$tutor" --list
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
@@ -151,11 +152,28 @@ else
     grep -q "refused: .*TS % WPT == 0" "$tmp/out" || not_ok "--tune skips configurations with their reason"
     grep -Eq "^ +[0-9.]+ - +[0-9.]+ \|#+ [0-9]+$" "$tmp/out" || not_ok "--tune draws the spread of GFLOPS"
     best=$(sed -n 's/^Best: \(.*\) at .*/\1/p' "$tmp/out")
+    # A run that died while measuring leaves "started" and no outcome: that configuration is
+    # recorded as failed, not tried forever; a line cut short by the crash is ignored.
+    "$tutor" --tune --lesson 5 --size 64 --reps 1 --max-configs 1 >/dev/null 2>&1
+    log5=$(ls "$XDG_STATE_HOME"/clmm-tutor/tune/*lesson-5-64x64x64.log)
+    printf '0\tstarted\n2\tok' >>"$log5"
+    expect "a configuration that ended the run is not tried again" 0 \
+        "TS=8 .*error: the previous run ended while measuring" \
+        "$tutor" --tune --lesson 5 --size 64 --reps 1
+    grep -q "^\[2/3\] TS=32 .*earlier run" "$tmp/out" && not_ok "a half-written log line is not replayed"
+    mkdir "$tmp/lessons6"
+    sed 's/^param: WPT = .*/param: WPT = 8 in 16, 8, 4, 2, 1/' "$top_srcdir/lessons/06-more-work.lesson" \
+        >"$tmp/lessons6/06-more-work.lesson"
+    cp "$top_srcdir/kernels/06-more-work.cl" "$tmp/lessons6/"
+    expect "a log of other parameter values is not replayed" 0 "started afresh" \
+        "$tutor" --tune --lesson 6 --size 64 --reps 1 --max-configs 1 --lessons "$tmp/lessons6"
     [ -s "$XDG_DATA_HOME/clmm-tutor/tuned" ] || not_ok "--tune saves the best parameters"
     expect "later runs use the tuned parameters" 0 "6  $best \(tuned\)" \
         "$tutor" --bench --lesson 6 --size 64 --reps 1 --no-reference
     expect "--no-tuned uses the defaults" 0 "6  TS=32 WPT=8$" \
         "$tutor" --bench --lesson 6 --size 64 --reps 1 --no-reference --no-tuned
+    expect "--param starts from the defaults, not the tuned values" 0 "6  TS=32 WPT=4$" \
+        "$tutor" --bench --lesson 6 --size 64 --reps 1 --no-reference --param WPT=4
     expect "--lesson walks through one lesson" 0 "Lesson 2: .*|GFLOPS" \
         "$tutor" --lesson 2 --size 64 --reps 2 --no-reference
     grep -q "__kernel" "$tmp/out" && grep -q "GFLOPS" "$tmp/out" || not_ok "--lesson prints the kernel and a measurement"

@@ -96,10 +96,11 @@ END_TEST
 /* Saved per device and lesson; a new save replaces the entry and keeps the others. */
 START_TEST(test_tuned_round_trip)
 {
-    char path[128], tmp_left[160];
+    char path[128], command[256];
     struct param_set ps, got;
     struct error e;
     const struct gemm_size s = { 4096, 4096, 4096 };
+    bool kept;
     FILE *f;
     char line[256];
     int lines = 0;
@@ -110,11 +111,12 @@ START_TEST(test_tuned_round_trip)
     ck_assert(!tuned_load(path, "gpu", &tiles, &ps));    /* no file yet */
     ps.values[0] = 32;
     ps.values[1] = 8;
-    ck_assert_msg(tuned_save(path, "gpu", &tiles, &ps, 1234.5, s, &e) == 0, "%s", e.msg);
+    ck_assert_msg(tuned_save(path, "gpu", &tiles, &ps, 1234.5, s, true, &kept, &e) == 0, "%s", e.msg);
+    ck_assert(!kept);
     ps.values[0] = 8;
-    ck_assert_msg(tuned_save(path, "cpu", &tiles, &ps, 12.5, s, &e) == 0, "%s", e.msg);
+    ck_assert_msg(tuned_save(path, "cpu", &tiles, &ps, 12.5, s, true, &kept, &e) == 0, "%s", e.msg);
     ps.values[0] = 16;
-    ck_assert_msg(tuned_save(path, "gpu", &tiles, &ps, 1300.0, s, &e) == 0, "%s", e.msg);
+    ck_assert_msg(tuned_save(path, "gpu", &tiles, &ps, 1300.0, s, true, &kept, &e) == 0, "%s", e.msg);
 
     param_set_defaults(&tiles, &got);
     ck_assert(tuned_load(path, "gpu", &tiles, &got));
@@ -131,9 +133,42 @@ START_TEST(test_tuned_round_trip)
         lines++;
     fclose(f);
     ck_assert_int_eq(lines, 2);
-    /* Written by rename: no temporary file is left beside it. */
-    snprintf(tmp_left, sizeof tmp_left, "%s.%ld.tmp", path, (long)getpid());
-    ck_assert_int_ne(access(tmp_left, F_OK), 0);
+    /* Written by rename: beside it only the file and its lock, no temporary file. */
+    snprintf(command, sizeof command, "test $(ls '%s/sub/dir' | wc -l) -eq 2", dir);
+    ck_assert_int_eq(system(command), 0);
+}
+END_TEST
+
+/* A search stopped early does not replace a faster entry found at the same size; a
+   complete one, or one at another size, does. */
+START_TEST(test_tuned_kept)
+{
+    char path[128];
+    struct param_set ps, got;
+    struct error e;
+    const struct gemm_size s = { 1024, 1024, 1024 }, other = { 2048, 2048, 2048 };
+    bool kept;
+
+    error_init(&e);
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    param_set_defaults(&tiles, &ps);
+    ps.values[0] = 32;
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 500.0, s, true, &kept, &e) == 0);
+    ps.values[0] = 8;
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 400.0, s, false, &kept, &e) == 0);
+    ck_assert(kept);
+    param_set_defaults(&tiles, &got);
+    ck_assert(tuned_load(path, "gpu", &tiles, &got));
+    ck_assert_int_eq(got.values[0], 32);
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 400.0, s, true, &kept, &e) == 0);
+    ck_assert(!kept);
+    ck_assert(tuned_load(path, "gpu", &tiles, &got));
+    ck_assert_int_eq(got.values[0], 8);
+    ps.values[0] = 16;
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 100.0, other, false, &kept, &e) == 0);
+    ck_assert(!kept);
+    ck_assert(tuned_load(path, "gpu", &tiles, &got));
+    ck_assert_int_eq(got.values[0], 16);
 }
 END_TEST
 
@@ -169,6 +204,7 @@ Suite *tune_suite(void)
     tcase_add_test(tc, test_tune_log_path);
     tcase_add_test(tc, test_tuned_path);
     tcase_add_test(tc, test_tuned_round_trip);
+    tcase_add_test(tc, test_tuned_kept);
     tcase_add_test(tc, test_tuned_stale_entry);
     suite_add_tcase(s, tc);
     return s;
