@@ -57,15 +57,6 @@ static char *dup_trimmed(const char *s, size_t n)
     return out;
 }
 
-static size_t columns(const char *s)
-{
-    size_t n = 0;
-
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
 static int remember(struct reader *r, const char *expr)
 {
     r->exprs = realloc(r->exprs, (r->nexprs + 1) * sizeof *r->exprs);
@@ -347,7 +338,7 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
     if (strcmp(key, "title") == 0)
         return set_string(&l->title, value);
     if (strcmp(key, "short") == 0) {
-        if (columns(value) > LESSON_SHORT_TITLE_MAX)
+        if (str_columns(value, strlen(value)) > LESSON_SHORT_TITLE_MAX)
             return bad(r, "the short title is longer than %s columns", "28");
         return set_string(&l->short_title, value);
     }
@@ -436,23 +427,17 @@ static int check_expressions(struct reader *r)
 /* A title that fits a table: as it is, or cut after a whole word and marked with "...". */
 static char *shorten(const char *title)
 {
-    size_t keep = 0, cols = 0;
+    size_t cut, keep;
     char *out;
 
-    if (columns(title) <= LESSON_SHORT_TITLE_MAX)
+    if (str_columns(title, strlen(title)) <= LESSON_SHORT_TITLE_MAX)
         return strdup(title);
-    for (size_t i = 0; title[i] && cols < LESSON_SHORT_TITLE_MAX - 3; i++) {
-        cols += ((unsigned char)title[i] & 0xC0) != 0x80;
-        if (title[i] == ' ' && i > 0)
-            keep = i;
-    }
-    if (keep == 0)  /* one long word: cut it at a character */
-        for (size_t i = 0, c = 0; title[i] && c < LESSON_SHORT_TITLE_MAX - 3; i++) {
-            c += ((unsigned char)title[i] & 0xC0) != 0x80;
-            keep = i + 1;
-            while (((unsigned char)title[keep] & 0xC0) == 0x80)
-                keep++;
-        }
+    cut = str_prefix(title, LESSON_SHORT_TITLE_MAX - 3);
+    /* At the last blank inside the prefix; one long word is cut at a character. */
+    for (keep = cut - 1; keep > 0 && title[keep] != ' '; keep--)
+        ;
+    if (keep == 0)
+        keep = cut;
     while (keep > 0 && (title[keep - 1] == ' ' || title[keep - 1] == ',' || title[keep - 1] == ':'))
         keep--;
     out = malloc(keep + 4);

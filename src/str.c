@@ -38,6 +38,32 @@ void str_appendf(struct str *s, const char *sep, const char *fmt, ...)
     }
 }
 
+/* A byte that continues a UTF-8 character. */
+static bool continuation(char c)
+{
+    return ((unsigned char)c & 0xC0) == 0x80;
+}
+
+size_t str_columns(const char *s, size_t n)
+{
+    size_t columns = 0;
+
+    for (size_t i = 0; i < n; i++)
+        columns += !continuation(s[i]);
+    return columns;
+}
+
+size_t str_prefix(const char *s, size_t columns)
+{
+    size_t i = 0;
+
+    for (size_t c = 0; s[i] && c < columns; c++)
+        do
+            i++;
+        while (continuation(s[i]));
+    return i;
+}
+
 int str_to_ll(const char *text, long long *value)
 {
     char *end;

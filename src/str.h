@@ -18,6 +18,11 @@ void str_init(struct str *s, char *buf, size_t size);
 void str_appendf(struct str *s, const char *sep, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The columns of the first n bytes of UTF-8 text: its characters. */
+size_t str_columns(const char *s, size_t n);
+/* The bytes of the longest prefix of s that is at most columns characters. */
+size_t str_prefix(const char *s, size_t columns);
+
 /* A whole decimal integer, blanks around it allowed. Returns 0, or -1 if text is not one. */
 int str_to_ll(const char *text, long long *value);
 

@@ -5,15 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t utf8_width(const char *s, size_t n)
-{
-    size_t w = 0;
-
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            w++;
-    return w;
-}
+#include "str.h"
 
 static void push(struct text_lines *out, enum text_kind kind, int indent, const char *s, size_t n)
 {
@@ -54,7 +46,7 @@ static void wrap(struct text_lines *out, enum text_kind kind, int first_indent, 
         while (*p && *p != ' ' && *p != '\n' && *p != '\t')
             p++;
         n = (size_t)(p - word);
-        w = utf8_width(word, n);
+        w = str_columns(word, n);
         if (len > 0 && (int)(cols + 1 + w) > width - cur_indent) {
             push(out, kind, cur_indent, line, len);
             kind = kind == TEXT_ITEM ? TEXT_PARAGRAPH : kind;   /* continuation lines */
@@ -189,7 +181,7 @@ static size_t print_plain(FILE *out, const char *s)
                 continue;
         }
         fputc(*s, out);
-        columns += ((unsigned char)*s & 0xC0) != 0x80;
+        columns += str_columns(s, 1);
     }
     return columns;
 }
