@@ -32,6 +32,15 @@ void param_set_defaults(const struct lesson *l, struct param_set *ps)
         ps->values[i] = l->params[i].def;
 }
 
+void param_set_format(const struct lesson *l, const struct param_set *ps, char *buf, size_t len)
+{
+    struct str s;
+
+    str_init(&s, buf, len);
+    for (size_t i = 0; i < l->nparams; i++)
+        str_appendf(&s, " ", "%s=%lld", l->params[i].name, ps->values[i]);
+}
+
 double gemm_flops(struct gemm_size s)
 {
     return 2.0 * (double)s.m * (double)s.n * (double)s.k;

@@ -33,6 +33,8 @@ struct param_set {
 };
 
 void param_set_defaults(const struct lesson *l, struct param_set *ps);
+/* "TS=16 WPT=8"; empty for a lesson without parameters. */
+void param_set_format(const struct lesson *l, const struct param_set *ps, char *buf, size_t len);
 
 /* Computes the geometry, padding the size where the lesson needs and allows it.
    Returns -1 with the reason in e when the lesson cannot run at this size with these

@@ -447,21 +447,12 @@ static int host_fetch(struct runner *self, struct error *e)
     return 0;   /* the host computed straight into w->C */
 }
 
-static void format_params(const struct lesson *l, const struct param_set *ps, char *buf, size_t len)
-{
-    struct str s;
-
-    str_init(&s, buf, len);
-    for (size_t i = 0; i < l->nparams; i++)
-        str_appendf(&s, " ", "%s=%lld", l->params[i].name, ps->values[i]);
-}
-
 /* The lesson, its parameters and the size: what a result is about. */
 static void describe(struct run_result *r, const struct lesson *l, const struct param_set *ps)
 {
     r->lesson = l->number;
     snprintf(r->title, sizeof r->title, "%s", l->short_title);
-    format_params(l, ps, r->params, sizeof r->params);
+    param_set_format(l, ps, r->params, sizeof r->params);
 }
 
 void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,

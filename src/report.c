@@ -371,21 +371,12 @@ void report_end(struct report *rep)
 
 /* ---- the tuner ---- */
 
-static void format_param_set(const struct lesson *l, const struct param_set *ps, char *buf, size_t len)
-{
-    struct str s;
-
-    str_init(&s, buf, len);
-    for (size_t i = 0; i < l->nparams; i++)
-        str_appendf(&s, " ", "%s=%lld", l->params[i].name, ps->values[i]);
-}
-
 void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step *st)
 {
     char params[256];
     int width = snprintf(NULL, 0, "%zu", st->space);
 
-    format_param_set(l, st->params, params, sizeof params);
+    param_set_format(l, st->params, params, sizeof params);
     fprintf(out, "[%*zu/%zu] %-34s ", width, st->done, st->space, params);
     if (st->result->status == RUN_OK)
         fprintf(out, "%10.1f GFLOPS%s%s\n", st->result->gflops.median, st->best ? "  best so far" : "",
@@ -446,6 +437,6 @@ void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_re
     if (res->ngflops == 0)
         return;
     histogram(out, res->gflops, res->ngflops);
-    format_param_set(l, &res->best, params, sizeof params);
+    param_set_format(l, &res->best, params, sizeof params);
     fprintf(out, "Best: %s at %.1f GFLOPS\n", params, res->best_gflops);
 }

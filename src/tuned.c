@@ -161,7 +161,6 @@ int tuned_save(const char *path, const char *device, const struct lesson *l, con
 {
     char tmp[4200], lock_path[4200], params[512], date[32], old_size[64], new_size[64];
     FILE *in, *out = NULL;
-    struct str s;
     time_t now = time(NULL);
     double old_gflops;
     int lock, fd, rc = -1;
@@ -206,9 +205,7 @@ int tuned_save(const char *path, const char *device, const struct lesson *l, con
         unlink(tmp);
         goto done;
     }
-    str_init(&s, params, sizeof params);
-    for (size_t i = 0; i < l->nparams; i++)
-        str_appendf(&s, " ", "%s=%lld", l->params[i].name, ps->values[i]);
+    param_set_format(l, ps, params, sizeof params);
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
     fprintf(out, "%d\t%s\t%s\t%.1f\t%s\t%s\n", l->number, device, params, gflops, new_size, date);
     /* On disk before the rename, so a crash leaves the old file or the new one. */
