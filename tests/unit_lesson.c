@@ -288,6 +288,21 @@ START_TEST(test_lesson_short_title)
 }
 END_TEST
 
+/* Without a short line, a long title is cut after a whole word (a lone long word at a
+   character, never inside one) and marked with "...". */
+START_TEST(test_lesson_short_title_default)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson_with(3, "title: Broken: last column never written\n"), &l);
+    ck_assert_str_eq(l.short_title, "Broken: last column...");
+    lesson_free(&l);
+    parse_ok(full_lesson_with(3, "title: \xc3\x97\xc3\x97\xc3\x97" "abcdefghijklmnopqrstuvwxyz\n"), &l);
+    ck_assert_str_eq(l.short_title, "\xc3\x97\xc3\x97\xc3\x97" "abcdefghijklmnopqrstuv...");
+    lesson_free(&l);
+}
+END_TEST
+
 START_TEST(test_lesson_yes_no_keys)
 {
     struct lesson l;
@@ -591,6 +606,7 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_full_launch);
     tcase_add_test(parse, test_lesson_defaults);
     tcase_add_test(parse, test_lesson_short_title);
+    tcase_add_test(parse, test_lesson_short_title_default);
     tcase_add_test(parse, test_lesson_yes_no_keys);
     tcase_add_test(parse, test_lesson_host);
     tcase_add_test(parse, test_lesson_host_takes_no_kernel);

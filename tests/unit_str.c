@@ -55,6 +55,19 @@ START_TEST(test_str_to_ll)
 }
 END_TEST
 
+/* Columns are characters, not bytes: "\xc3\x97" is one. */
+START_TEST(test_str_columns)
+{
+    const char *s = "a\xc3\x97" "b\xc3\x97";
+
+    ck_assert_uint_eq(str_columns(s, strlen(s)), 4);
+    ck_assert_uint_eq(str_columns(s, 3), 2);
+    ck_assert_uint_eq(str_prefix(s, 2), 3);     /* never inside a character */
+    ck_assert_uint_eq(str_prefix(s, 0), 0);
+    ck_assert_uint_eq(str_prefix(s, 9), strlen(s));
+}
+END_TEST
+
 Suite *str_suite(void)
 {
     Suite *s = suite_create("str");
@@ -63,6 +76,7 @@ Suite *str_suite(void)
     tcase_add_test(tc, test_str_separators);
     tcase_add_test(tc, test_str_truncation);
     tcase_add_test(tc, test_str_to_ll);
+    tcase_add_test(tc, test_str_columns);
     suite_add_tcase(s, tc);
     return s;
 }
