@@ -65,6 +65,18 @@ static size_t split_tabs(char *line, char **fields, size_t most)
     return n;
 }
 
+/* Splits line (in place) into its fields: how many, when it is the entry of device and
+   lesson; 0 for any other line. */
+static size_t entry_of(char *line, const char *device, int lesson, char **field)
+{
+    size_t count = split_tabs(line, field, 6);
+    long long n;
+
+    if (count >= 2 && str_to_ll(field[0], &n) == 0 && n == lesson && strcmp(field[1], device) == 0)
+        return count;
+    return 0;
+}
+
 /* Applies "NAME=V NAME=V" to ps; false if a name is unknown or a value not allowed. */
 static bool apply_params(const struct lesson *l, const char *text, struct param_set *ps)
 {
@@ -99,9 +111,7 @@ bool tuned_load(const char *path, const char *device, const struct lesson *l, st
         return false;
     while (!found && getline(&line, &cap, f) > 0) {
         char *field[6];
-        long long lesson;
-        if (split_tabs(line, field, 6) >= 3 && str_to_ll(field[0], &lesson) == 0 &&
-            lesson == l->number && strcmp(field[1], device) == 0)
+        if (entry_of(line, device, l->number, field) >= 3)
             found = apply_params(l, field[2], ps);
     }
     free(line);
@@ -119,9 +129,7 @@ static bool find_entry(FILE *f, const char *device, int lesson, double *gflops, 
     rewind(f);
     while (!found && getline(&line, &cap, f) > 0) {
         char *field[6];
-        long long n;
-        if (split_tabs(line, field, 6) >= 5 && str_to_ll(field[0], &n) == 0 && n == lesson &&
-            strcmp(field[1], device) == 0) {
+        if (entry_of(line, device, lesson, field) >= 5) {
             *gflops = strtod(field[3], NULL);
             snprintf(size, len, "%s", field[4]);
             found = true;
@@ -141,11 +149,9 @@ static int copy_others(FILE *in, FILE *out, const char *device, int lesson)
     rewind(in);
     while ((n = getline(&line, &cap, in)) > 0) {
         char *field[6];
-        long long number;
         free(copy);
         copy = strdup(line);
-        if (split_tabs(copy, field, 6) >= 2 && str_to_ll(field[0], &number) == 0 && number == lesson &&
-            strcmp(field[1], device) == 0)
+        if (entry_of(copy, device, lesson, field) > 0)
             continue;   /* the entry being replaced */
         fputs(line, out);
         if (line[n - 1] != '\n')
