@@ -161,9 +161,16 @@ static int open_device(const struct options *opts, struct device_list *list, str
 /* Measures the selected lessons at every size; a failing lesson does not stop the others. */
 static int bench(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
 {
+    struct param_set *params = calloc(set->count, sizeof *params);
+    bool *tuned = calloc(set->count, sizeof *tuned);
     struct report rep;
     int status = EXIT_OK;
 
+    if (!params || !tuned)
+        abort();
+    /* The same parameters at every size: read the tuner's file once per lesson. */
+    for (size_t i = 0; i < set->count; i++)
+        lesson_params(opts, &set->items[i], cl->device, &params[i], &tuned[i]);
     report_begin(&rep, stdout, opts->format, cl->device, &opts->measure);
     for (size_t s = 0; s < opts->nsizes; s++) {
         struct workspace w;
@@ -176,18 +183,15 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         ready = workspace_init(&w, cl, opts->sizes[s], opts->measure.seed, &e) == 0;
         for (size_t i = 0; i < set->count; i++) {
             const struct lesson *l = &set->items[i];
-            struct param_set ps;
             struct run_result r;
             if (lesson >= 0 && l->number != lesson)
                 continue;
-            bool tuned;
-            lesson_params(opts, l, cl->device, &ps, &tuned);
             run_result_init(&r);
             if (ready)
-                measure_lesson(&w, l, &ps, &opts->measure, &r);
+                measure_lesson(&w, l, &params[i], &opts->measure, &r);
             else
-                measure_refused(l, &ps, opts->sizes[s], &e, &r);
-            r.tuned = tuned;
+                measure_refused(l, &params[i], opts->sizes[s], &e, &r);
+            r.tuned = tuned[i];
             report_row(&rep, &r);
             if (r.status != RUN_OK)
                 status = EXIT_RUN_FAILED;
@@ -205,6 +209,8 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         report_size_end(&rep);
     }
     report_end(&rep);
+    free(params);
+    free(tuned);
     return status;
 }
 
