@@ -288,6 +288,12 @@ static int timed_reps(const struct measure_config *cfg, double one_launch)
     return n > MEASURE_MAX_REPS ? MEASURE_MAX_REPS : (int)n;
 }
 
+/* A launch of a batching runner is several calls; the others make one. */
+static int calls_per_launch(const struct runner *rn)
+{
+    return rn->calls_per_launch > 1 ? rn->calls_per_launch : 1;
+}
+
 static uint64_t checksum_of(const float *x, size_t count)
 {
     uint64_t h = 0xcbf29ce484222325ull;     /* FNV-1a over the bits of every element */
@@ -356,45 +362,36 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
         r->status = RUN_ERROR;
         return;
     }
-    r->wall_s = (now_seconds() - start) / (rn->calls_per_launch > 1 ? rn->calls_per_launch : 1);
+    r->wall_s = (now_seconds() - start) / calls_per_launch(rn);
     r->reps = timed_reps(cfg, t);
     seconds = malloc((size_t)r->reps * sizeof *seconds);
     gflops = malloc((size_t)r->reps * sizeof *gflops);
     if (!seconds || !gflops)
         abort();
+    r->status = RUN_ERROR;  /* until every step below has passed */
     for (int i = 0; i < r->reps; i++) {
-        if (rn->launch(rn, &seconds[i], &r->error) < 0) {
-            r->status = RUN_ERROR;
-            free(seconds);
-            free(gflops);
-            return;
-        }
+        if (rn->launch(rn, &seconds[i], &r->error) < 0)
+            goto done;
         gflops[i] = seconds[i] > 0.0 ? flops / seconds[i] * 1e-9 : 0.0;
     }
     /* An independent look at the same kernel: wall clock over a batch of launches. */
     if (cfg->check_timing) {
         double per_launch;
-        if (rn->batch(rn, r->reps, &per_launch, &r->error) < 0) {
-            r->status = RUN_ERROR;
-            free(seconds);
-            free(gflops);
-            return;
-        }
+        if (rn->batch(rn, r->reps, &per_launch, &r->error) < 0)
+            goto done;
         r->batch_gflops = per_launch > 0.0 ? flops / per_launch * 1e-9 : 0.0;
-        r->batch_count = r->reps * (rn->calls_per_launch > 1 ? rn->calls_per_launch : 1);
+        r->batch_count = r->reps * calls_per_launch(rn);
     }
     /* The timed launches computed the same product again: it must be the one verified, bit
        for bit, or pass verification again (a race can strike in any launch). */
-    if (check_again(rn, checksum, r) < 0) {
-        free(seconds);
-        free(gflops);
-        return;
-    }
+    if (check_again(rn, checksum, r) < 0)
+        goto done;
     stats_compute(seconds, (size_t)r->reps, &r->seconds);
     stats_compute(gflops, (size_t)r->reps, &r->gflops);
+    r->status = RUN_OK;
+done:
     free(seconds);
     free(gflops);
-    r->status = RUN_OK;
 }
 
 /* ---- lessons ---- */
