@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "str.h"
 #include "tuned.h"
 
@@ -54,24 +55,19 @@ size_t tune_space_index(const struct lesson *l, const struct param_set *ps)
 
 int tune_log_path(const char *device, int lesson, struct gemm_size size, char *buf, size_t len)
 {
-    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    char name[128];
-    size_t j = 0;
+    char name[400];
+    size_t j;
     int n;
 
     /* The device's name as a file name: letters and digits, the rest as '-'. */
-    for (const char *c = device; *c && j < sizeof name - 1; c++)
+    n = snprintf(name, sizeof name, "tune/");
+    j = (size_t)n;
+    for (const char *c = device; *c && j < 128; c++)
         name[j++] = isalnum((unsigned char)*c) ? *c : '-';
-    name[j] = '\0';
-    if (state && *state)
-        n = snprintf(buf, len, "%s/clmm-tutor/tune/%s-lesson-%d-%lldx%lldx%lld.log", state, name, lesson,
-                     size.m, size.n, size.k);
-    else if (home && *home)
-        n = snprintf(buf, len, "%s/.local/state/clmm-tutor/tune/%s-lesson-%d-%lldx%lldx%lld.log", home,
-                     name, lesson, size.m, size.n, size.k);
-    else
+    n = snprintf(name + j, sizeof name - j, "-lesson-%d-%lldx%lldx%lld.log", lesson, size.m, size.n, size.k);
+    if (n < 0 || (size_t)n >= sizeof name - j)
         return -1;
-    return n > 0 && (size_t)n < len ? 0 : -1;
+    return files_state_path(name, buf, len);
 }
 
 static void add_outcome(struct tune_result *res, const struct param_set *ps, const struct run_result *r,

@@ -15,38 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "str.h"
 
 int tuned_path(char *buf, size_t len)
 {
-    const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-    int n;
-
-    if (data && *data)
-        n = snprintf(buf, len, "%s/clmm-tutor/tuned", data);
-    else if (home && *home)
-        n = snprintf(buf, len, "%s/.local/share/clmm-tutor/tuned", home);
-    else
-        return -1;
-    return n > 0 && (size_t)n < len ? 0 : -1;
-}
-
-int make_parents(const char *path, struct error *e)
-{
-    char dir[4096];
-
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-            error_set(e, "cannot create %s: %s", dir, strerror(errno));
-            return -1;
-        }
-        *p = '/';
-    }
-    return 0;
+    return files_data_path("tuned", buf, len);
 }
 
 /* Splits a line into its tab-separated fields, in place. */
@@ -162,15 +136,36 @@ static int copy_others(FILE *in, FILE *out, const char *device, int lesson)
     return ferror(in) ? -1 : 0;
 }
 
+struct new_entry {
+    FILE *in;                   /* the old file, NULL when there is none */
+    const char *device;
+    const struct lesson *lesson;
+    const struct param_set *params;
+    double gflops;
+    const char *size;
+};
+
+static int write_entries(FILE *out, void *ctx)
+{
+    struct new_entry *n = ctx;
+    char params[512], date[32];
+    time_t now = time(NULL);
+
+    if (n->in && copy_others(n->in, out, n->device, n->lesson->number) < 0)
+        return -1;
+    param_set_format(n->lesson, n->params, params, sizeof params);
+    strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
+    return fprintf(out, "%d\t%s\t%s\t%.1f\t%s\t%s\n", n->lesson->number, n->device, params, n->gflops,
+                   n->size, date) < 0 ? -1 : 0;
+}
+
 int tuned_save(const char *path, const char *device, const struct lesson *l, const struct param_set *ps,
                double gflops, struct gemm_size size, bool complete, bool *kept, struct error *e)
 {
-    char tmp[4200], lock_path[4200], params[512], date[32], old_size[64], new_size[64];
-    FILE *in, *out = NULL;
-    time_t now = time(NULL);
+    char lock_path[4200], old_size[64], new_size[64];
+    struct new_entry entry = { NULL, device, l, ps, gflops, new_size };
     double old_gflops;
-    int lock, fd, rc = -1;
-    bool failed;
+    int lock, rc = -1;
 
     *kept = false;
     if (make_parents(path, e) < 0)
@@ -184,48 +179,24 @@ int tuned_save(const char *path, const char *device, const struct lesson *l, con
             close(lock);
         return -1;
     }
-    in = fopen(path, "r");
-    if (!in && errno != ENOENT) {
+    entry.in = fopen(path, "r");
+    if (!entry.in && errno != ENOENT) {
         error_set(e, "cannot read %s: %s", path, strerror(errno));
         goto done;
     }
     snprintf(new_size, sizeof new_size, "%lldx%lldx%lld", size.m, size.n, size.k);
     /* A search stopped early does not replace a faster result found at the same size. */
-    if (in && !complete && find_entry(in, device, l->number, &old_gflops, old_size, sizeof old_size) &&
+    if (entry.in && !complete &&
+        find_entry(entry.in, device, l->number, &old_gflops, old_size, sizeof old_size) &&
         strcmp(old_size, new_size) == 0 && old_gflops > gflops) {
         *kept = true;
         rc = 0;
         goto done;
     }
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    fd = mkstemp(tmp);
-    if (fd < 0 || !(out = fdopen(fd, "w"))) {
-        error_set(e, "cannot write beside %s: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        goto done;
-    }
-    if (in && copy_others(in, out, device, l->number) < 0) {
-        error_set(e, "cannot read %s: %s", path, strerror(errno));
-        fclose(out);
-        unlink(tmp);
-        goto done;
-    }
-    param_set_format(l, ps, params, sizeof params);
-    strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
-    fprintf(out, "%d\t%s\t%s\t%.1f\t%s\t%s\n", l->number, device, params, gflops, new_size, date);
-    /* On disk before the rename, so a crash leaves the old file or the new one. */
-    failed = fflush(out) != 0 || fsync(fileno(out)) != 0 || fchmod(fileno(out), 0644) != 0;
-    failed |= fclose(out) != 0;
-    if (failed || rename(tmp, path) < 0) {
-        error_set(e, "cannot replace %s: %s", path, strerror(errno));
-        unlink(tmp);
-        goto done;
-    }
-    rc = 0;
+    rc = file_replace(path, write_entries, &entry, e);
 done:
-    if (in)
-        fclose(in);
+    if (entry.in)
+        fclose(entry.in);
     close(lock);
     return rc;
 }

@@ -24,7 +24,4 @@ bool tuned_load(const char *path, const char *device, const struct lesson *l, st
 int tuned_save(const char *path, const char *device, const struct lesson *l, const struct param_set *ps,
                double gflops, struct gemm_size size, bool complete, bool *kept, struct error *e);
 
-/* Creates the directories above path. */
-int make_parents(const char *path, struct error *e);
-
 #endif
