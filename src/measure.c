@@ -37,6 +37,19 @@ void measure_config_defaults(struct measure_config *cfg)
     cfg->force = false;
     cfg->check_timing = false;
     cfg->seed = 42;
+    cfg->source = NULL;
+    cfg->cancel = NULL;
+}
+
+/* True, with the result marked, when the caller asked to stop. */
+static bool cancelled(const struct measure_config *cfg, struct run_result *r)
+{
+    if (!cfg->cancel || !atomic_load(cfg->cancel))
+        return false;
+    r->cancelled = true;
+    r->status = RUN_ERROR;
+    error_set(&r->error, "cancelled");
+    return true;
 }
 
 void run_result_init(struct run_result *r)
@@ -241,6 +254,10 @@ static enum prepare_result estimate(struct runner *rn, const struct measure_conf
         probe = shrink(full, side);
         if (gemm_flops(probe) * 2.0 > full_flops)
             break;
+        if (cancelled(cfg, r)) {
+            error_clear(&probe_error);
+            return FAILED;
+        }
         pr = rn->prepare(rn, probe, &probe_error);
         if (pr == REFUSED)
             break;
@@ -338,8 +355,10 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
     pr = PREPARED;
     if (!cfg->force && flops > PROBE_MIN_FLOPS)
         pr = estimate(rn, cfg, r);
-    if (pr == PREPARED)
+    if (pr == PREPARED && !cancelled(cfg, r))
         pr = rn->prepare(rn, w->size, &r->error);
+    if (r->cancelled)
+        return;
     if (pr != PREPARED) {
         r->status = pr == REFUSED ? RUN_REFUSED : RUN_ERROR;
         return;
@@ -370,7 +389,7 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
         abort();
     r->status = RUN_ERROR;  /* until every step below has passed */
     for (int i = 0; i < r->reps; i++) {
-        if (rn->launch(rn, &seconds[i], &r->error) < 0)
+        if (cancelled(cfg, r) || rn->launch(rn, &seconds[i], &r->error) < 0)
             goto done;
         gflops[i] = seconds[i] > 0.0 ? flops / seconds[i] * 1e-9 : 0.0;
     }
@@ -400,6 +419,7 @@ struct lesson_runner {
     struct runner base;
     const struct lesson *lesson;
     const struct param_set *params;
+    const char *source;         /* NULL: the lesson's kernel file */
     struct gemm_size size;      /* of the prepared launch */
     struct geometry g;
     struct matrix_layout a, b, c;
@@ -479,10 +499,11 @@ static int build_kernel(struct lesson_runner *lr, struct error *e)
                   lr->lesson->number, sizeof options - 1);
         return -1;
     }
-    source = lesson_kernel_source(lr->lesson, e);
-    if (!source)
+    source = lr->source ? NULL : lesson_kernel_source(lr->lesson, e);
+    if (!source && !lr->source)
         return -1;
-    rc = ocl_build(cl, source, options, lr->lesson->entry, &lr->program, &lr->kernel, e);
+    rc = ocl_build(cl, lr->source ? lr->source : source, options, lr->lesson->entry, &lr->program,
+                   &lr->kernel, e);
     free(source);
     if (rc < 0)
         error_prefix(e, "%s", lr->lesson->kernel_file);
@@ -672,6 +693,7 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
     lr.base.w = w;
     lr.lesson = l;
     lr.params = ps;
+    lr.source = cfg->source;
     if (l->engine == ENGINE_HOST) {
         lr.base.prepare = host_prepare;
         lr.base.launch = host_launch;

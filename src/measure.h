@@ -3,6 +3,7 @@
 #define CLMM_MEASURE_H
 
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -20,6 +21,9 @@ struct measure_config {
     bool force;                 /* run even then */
     bool check_timing;          /* time the launches again on the host clock, as a batch */
     uint64_t seed;
+    const char *source;         /* the kernel's text instead of the lesson's file (the screen
+                                   keeps the last copy that built); NULL: read the file */
+    const atomic_int *cancel;   /* when given and set, stop between launches (r->cancelled) */
 };
 
 void measure_config_defaults(struct measure_config *cfg);
@@ -47,6 +51,7 @@ struct run_result {
                                    host clock to clFinish; 0 otherwise */
     int batch_count;            /* the launches (or calls) in that batch */
     double estimate_s;          /* estimated launch time from a smaller size; 0 if none */
+    bool cancelled;             /* stopped by cfg->cancel: status RUN_ERROR, nothing measured */
 };
 
 void run_result_init(struct run_result *r);

@@ -146,7 +146,8 @@ static void log_outcome(FILE *log, size_t index, const struct run_result *r)
 
 /* Replays an earlier run's log: "index <tab> status <tab> GFLOPS <tab> reason" lines, and
    "index <tab> started" before each measurement, so that a configuration that ended the
-   process (a crash, a hung device) is recorded as failed instead of being tried forever. */
+   process (a crash, a hung device) is recorded as failed instead of being tried forever;
+   "index <tab> cancelled" when the user stopped it, which leaves it to be measured again. */
 static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_result *res,
                    void (*step)(void *, const struct tune_step *), void *ctx)
 {
@@ -166,8 +167,8 @@ static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_re
         *status++ = '\0';
         if (str_to_ll(line, &index) < 0 || index < 0 || (size_t)index >= res->space || done[index])
             continue;
-        if (strcmp(status, "started") == 0) {
-            started = (size_t)index;
+        if (strcmp(status, "started") == 0 || strcmp(status, "cancelled") == 0) {
+            started = strcmp(status, "started") == 0 ? (size_t)index : (size_t)-1;
             continue;
         }
         if (!(gflops = strchr(status, '\t')) || !(reason = strchr(gflops + 1, '\t')))
@@ -293,6 +294,14 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
         fflush(log);
         run_result_init(&r);
         measure_lesson(w, l, &ps, &o->measure, &r);
+        if (r.cancelled) {
+            /* Not an outcome: the next run measures this configuration again. */
+            fprintf(log, "%zu\tcancelled\n", i);
+            fflush(log);
+            run_result_free(&r);
+            res->stopped_by_cancel = true;
+            break;
+        }
         done[i] = true;
         res->measured++;
         log_outcome(log, i, &r);

@@ -33,7 +33,7 @@ struct tune_result {
     size_t verified;
     bool complete;              /* every configuration is done */
     bool space_changed;         /* an earlier log was of other parameter values: not replayed */
-    bool stopped_by_time, stopped_by_count;
+    bool stopped_by_time, stopped_by_count, stopped_by_cancel;
     struct param_set best;
     double best_gflops;         /* 0 when nothing verified */
     double *gflops;             /* of every verified configuration, malloc'd */
