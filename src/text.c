@@ -161,27 +161,52 @@ static const char *emphasis_end(const char *s)
     return end;
 }
 
+static size_t push_span(struct text_span *out, size_t n, size_t max, enum span_kind kind,
+                        const char *text, size_t len)
+{
+    if (len == 0)
+        return n;
+    if (n < max)
+        out[n] = (struct text_span){ kind, text, len };
+    return n + 1;
+}
+
+size_t text_spans(const char *s, struct text_span *out, size_t max)
+{
+    const char *start = s, *run = s;
+    size_t n = 0;
+
+    while (*s) {
+        const char *close;
+        if (*s == '`' && (close = strchr(s + 1, '`'))) {
+            n = push_span(out, n, max, SPAN_PLAIN, run, (size_t)(s - run));
+            n = push_span(out, n, max, SPAN_CODE, s, (size_t)(close + 1 - s));
+            s = run = close + 1;
+        } else if (*s == '*' && (s == start || !isalnum((unsigned char)s[-1])) && (close = emphasis_end(s))) {
+            n = push_span(out, n, max, SPAN_PLAIN, run, (size_t)(s - run));
+            n = push_span(out, n, max, SPAN_EMPHASIS, s + 1, (size_t)(close - s - 1));
+            s = run = close + 1;
+        } else {
+            s++;
+        }
+    }
+    return push_span(out, n, max, SPAN_PLAIN, run, (size_t)(s - run));
+}
+
 /* Drops the marks of *emphasis*; keeps everything inside `code` as it is. Returns the
    number of columns printed. */
 static size_t print_plain(FILE *out, const char *s)
 {
-    size_t columns = 0;
-    const char *start = s, *close = NULL;
-    int in_code = 0;
+    struct text_span spans[64];
+    size_t n = text_spans(s, spans, 64), columns = 0;
 
-    for (; *s; s++) {
-        if (*s == '`')
-            in_code = !in_code;
-        if (*s == '*' && !in_code) {
-            if (s == close) {
-                close = NULL;
-                continue;
-            }
-            if (!close && (s == start || !isalnum((unsigned char)s[-1])) && (close = emphasis_end(s)))
-                continue;
-        }
-        fputc(*s, out);
-        columns += str_columns(s, 1);
+    if (n > 64) {
+        fputs(s, out);          /* more spans than any line holds: the markup as written */
+        return str_columns(s, strlen(s));
+    }
+    for (size_t i = 0; i < n; i++) {
+        fwrite(spans[i].text, 1, spans[i].len, out);
+        columns += str_columns(spans[i].text, spans[i].len);
     }
     return columns;
 }

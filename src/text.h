@@ -22,6 +22,20 @@ struct text_lines {
 void text_layout(const char *markup, int width, struct text_lines *out);
 void text_lines_free(struct text_lines *lines);
 
+enum span_kind { SPAN_PLAIN, SPAN_EMPHASIS, SPAN_CODE };
+
+struct text_span {
+    enum span_kind kind;
+    const char *text;           /* into the line: emphasis without its marks, code with its
+                                   backquotes */
+    size_t len;
+};
+
+/* Splits a line's markup into spans, in order; returns how many there are (only the
+   first max are written). Emphasis is *text* with no blank just inside the marks and no
+   letter or digit just outside, so "2 * M" and "a*b*c" stay plain. */
+size_t text_spans(const char *line, struct text_span *out, size_t max);
+
 /* Plain-text rendering: headings underlined, emphasis marks removed, code spans kept. */
 void text_print(FILE *out, const char *markup, int width);
 
