@@ -481,33 +481,44 @@ void measure_refused(const struct lesson *l, const struct param_set *ps, struct 
     error_set(&r->error, "%s", why->msg);
 }
 
-static int build_kernel(struct lesson_runner *lr, struct error *e)
+static int build_kernel(struct ocl *cl, const struct lesson *l, const struct param_set *ps,
+                        const char *given, cl_program *program, cl_kernel *kernel, struct error *e)
 {
-    struct ocl *cl = lr->base.w->cl;
     char options[4096];
     struct str s;
-    char *source;
+    char *source = NULL;
     int rc;
 
     str_init(&s, options, sizeof options);
-    if (lr->lesson->options)
-        str_appendf(&s, " ", "%s", lr->lesson->options);
-    for (size_t i = 0; i < lr->lesson->nparams; i++)
-        str_appendf(&s, " ", "-D%s=%lld", lr->lesson->params[i].name, lr->params->values[i]);
+    if (l->options)
+        str_appendf(&s, " ", "%s", l->options);
+    for (size_t i = 0; i < l->nparams; i++)
+        str_appendf(&s, " ", "-D%s=%lld", l->params[i].name, ps->values[i]);
     if (s.truncated) {
-        error_set(e, "the compiler options of lesson %d are longer than %zu characters",
-                  lr->lesson->number, sizeof options - 1);
+        error_set(e, "the compiler options of lesson %d are longer than %zu characters", l->number,
+                  sizeof options - 1);
         return -1;
     }
-    source = lr->source ? NULL : lesson_kernel_source(lr->lesson, e);
-    if (!source && !lr->source)
+    if (!given && !(given = source = lesson_kernel_source(l, e)))
         return -1;
-    rc = ocl_build(cl, lr->source ? lr->source : source, options, lr->lesson->entry, &lr->program,
-                   &lr->kernel, e);
+    rc = ocl_build(cl, given, options, l->entry, program, kernel, e);
     free(source);
     if (rc < 0)
-        error_prefix(e, "%s", lr->lesson->kernel_file);
+        error_prefix(e, "%s", l->kernel_file);
     return rc;
+}
+
+int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
+                  struct error *e)
+{
+    cl_program program;
+    cl_kernel kernel;
+
+    if (build_kernel(cl, l, ps, source, &program, &kernel, e) < 0)
+        return -1;
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    return 0;
 }
 
 /* Device limits: known from the geometry and, after the build, from the kernel itself. */
@@ -606,7 +617,7 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     lr->b = l->b_transposed ? (struct matrix_layout){ lr->g.run.n, lr->g.run.k, l->column_major, true }
                             : (struct matrix_layout){ lr->g.run.k, lr->g.run.n, l->column_major, false };
     lr->c = (struct matrix_layout){ lr->g.run.m, lr->g.run.n, l->column_major, false };
-    if (!lr->kernel && build_kernel(lr, e) < 0)
+    if (!lr->kernel && build_kernel(self->w->cl, l, lr->params, lr->source, &lr->program, &lr->kernel, e) < 0)
         return FAILED;
     pr = workspace_load(self->w, s, &lr->a, &lr->b, &lr->c, e);
     if (pr != PREPARED)
