@@ -81,12 +81,9 @@ static const struct lesson *find_lesson(const struct lesson_set *set, int number
     return l;
 }
 
-/* The lesson's parameters: the tuner's for device if it saved any, else the defaults; but
-   with --param (which the lessons' exercises give against the defaults) or --no-tuned,
-   the defaults with --param over them. Returns 0, or EXIT_USAGE after saying what was
-   wrong. */
-static int lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
-                         struct param_set *ps, bool *tuned)
+/* See commands.h. */
+int commands_lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
+                           struct param_set *ps, bool *tuned)
 {
     char path[4096], key[600];
 
@@ -170,7 +167,7 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         abort();
     /* The same parameters at every size: read the tuner's file once per lesson. */
     for (size_t i = 0; i < set->count; i++)
-        lesson_params(opts, &set->items[i], cl->device, &params[i], &tuned[i]);
+        commands_lesson_params(opts, &set->items[i], cl->device, &params[i], &tuned[i]);
     report_begin(&rep, stdout, opts->format, cl->device, &opts->measure);
     for (size_t s = 0; s < opts->nsizes; s++) {
         struct workspace w;
@@ -336,7 +333,7 @@ int commands_run(const struct options *opts)
         struct param_set ps;
         bool tuned;
         if (lesson < 0 || set.items[i].number == lesson)
-            status = lesson_params(opts, &set.items[i], NULL, &ps, &tuned);
+            status = commands_lesson_params(opts, &set.items[i], NULL, &ps, &tuned);
     }
     if (status != 0) {
         lesson_set_free(&set);

@@ -2,6 +2,10 @@
 #ifndef CLMM_COMMANDS_H
 #define CLMM_COMMANDS_H
 
+#include <stdbool.h>
+
+#include "device.h"
+#include "lesson.h"
 #include "options.h"
 
 enum exit_status {
@@ -10,6 +14,13 @@ enum exit_status {
     EXIT_USAGE = 2,             /* bad arguments */
     EXIT_ENVIRONMENT = 3,       /* no usable OpenCL device, unreadable or malformed lessons */
 };
+
+/* The lesson's parameters: the tuner's for device (may be NULL) if it saved any, else the
+   defaults; with --param (which the lessons' exercises give against the defaults) or
+   --no-tuned, the defaults with --param over them. Returns 0, or EXIT_USAGE after saying
+   on stderr what was wrong. */
+int commands_lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
+                           struct param_set *ps, bool *tuned);
 
 /* Runs the mode of opts; returns the exit status. */
 int commands_run(const struct options *opts);

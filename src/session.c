@@ -1,0 +1,896 @@
+/* session.c: the worker thread behind the interactive screen.
+
+   Everything the screen may read lives in one view guarded by one lock; the worker takes
+   the lock to read what is wanted and to publish what it measured, and lets go of it for
+   every call that may take time (opening the device, building, measuring). A change the
+   screen makes bumps a generation number: the worker drops a result measured for an older
+   generation, and the cancel flag stops such a run between two launches. */
+#include "session.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "ocl.h"
+#include "reference.h"
+#include "tune.h"
+#include "tuned.h"
+
+#define LIVE_BUDGET_S 0.25      /* a live measurement: a few points a second on fast kernels */
+#define SERIES_BUDGET_S 0.5
+#define SWEEP_FIRST 64
+#define SWEEP_LAST 8192
+
+enum doing { DOING_NOTHING, DOING_LIVE, DOING_JOB, DOING_OTHER };
+
+struct session {
+    const struct lesson_set *lessons;
+    const struct options *opts;
+    char *state_device;
+
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    atomic_int cancel;
+    bool quit, finished;
+
+    /* What the screen wants; under the lock. */
+    int want_device;            /* -1: the one the options or the state file name */
+    struct gemm_size want_size;
+    unsigned long live_gen;     /* bumped when the live lesson, its parameters or kernel change */
+    enum session_job want_job;
+    unsigned long job_serial;   /* bumped by every start or cancel of a series */
+    int reload;                 /* a lesson index, or -1 */
+    enum doing doing;
+
+    struct param_set *params;   /* per lesson, by index */
+    bool *tuned;
+    char **sources;             /* the kernel text measured, per lesson; replaced by a reload */
+
+    struct session_view view;
+
+    /* The worker's own. */
+    struct device_list list;
+    bool list_loaded;
+    struct ocl cl;
+    bool cl_open;
+    int open_device;            /* the device last opened or tried; -1: none */
+    struct workspace w;
+    bool w_ready;
+};
+
+static void publish(struct session *s)
+{
+    s->view.version++;
+}
+
+/* Copies text, cut to fit: the view's fields are shorter than some messages. */
+static void set_text(char *dst, size_t len, const char *src)
+{
+    size_t n = strlen(src);
+
+    if (n >= len)
+        n = len - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static void notice(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void notice(struct session *s, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(s->view.notice, sizeof s->view.notice, fmt, ap);
+    va_end(ap);
+    publish(s);
+}
+
+static const struct lesson *lesson_at(const struct session *s, int index)
+{
+    return &s->lessons->items[index];
+}
+
+static void figure_clear(struct figure *f)
+{
+    memset(f, 0, sizeof *f);
+}
+
+static void figure_from(struct figure *f, const struct run_result *r)
+{
+    figure_clear(f);
+    f->have = true;
+    f->status = r->status;
+    f->reps = r->reps;
+    set_text(f->params, sizeof f->params, r->params);
+    if (r->status == RUN_OK) {
+        f->median = r->gflops.median;
+        f->q1 = r->gflops.q1;
+        f->q3 = r->gflops.q3;
+    } else {
+        set_text(f->message, sizeof f->message, r->error.msg);
+    }
+}
+
+static void clear_size_results(struct session *s)
+{
+    for (size_t i = 0; i < SESSION_MAX_LESSONS; i++)
+        figure_clear(&s->view.bars[i]);
+    figure_clear(&s->view.clblast);
+    figure_clear(&s->view.latest);
+    s->view.nhistory = 0;
+    s->view.live_stopped = false;
+}
+
+/* The live lesson's target changed: its history starts again. */
+static void restart_live(struct session *s)
+{
+    s->live_gen++;
+    figure_clear(&s->view.latest);
+    s->view.nhistory = 0;
+    s->view.live_stopped = false;
+    s->view.params = s->params[s->view.lesson];
+    s->view.tuned = s->tuned[s->view.lesson];
+    if (s->doing == DOING_LIVE)
+        atomic_store(&s->cancel, 1);
+    pthread_cond_signal(&s->wake);
+    publish(s);
+}
+
+static struct measure_config config(const struct session *s, double budget)
+{
+    struct measure_config cfg = s->opts->measure;
+
+    if (!s->opts->budget_given)
+        cfg.budget_s = budget;
+    cfg.cancel = &s->cancel;
+    return cfg;
+}
+
+static void set_activity(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_activity(struct session *s, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(s->view.activity, sizeof s->view.activity, fmt, ap);
+    va_end(ap);
+    s->view.busy = true;
+    s->view.activity_started = now_seconds();
+    publish(s);
+}
+
+static void set_idle(struct session *s)
+{
+    s->view.busy = false;
+    s->view.activity[0] = '\0';
+    s->doing = DOING_NOTHING;
+    publish(s);
+}
+
+/* ---- the device ---- */
+
+/* The lessons' parameters on this device: the tuner's where saved, else the defaults, with
+   --param over them. */
+static void choose_params(struct session *s, const struct device_info *d)
+{
+    for (size_t i = 0; i < s->lessons->count; i++)
+        commands_lesson_params(s->opts, &s->lessons->items[i], d, &s->params[i], &s->tuned[i]);
+}
+
+static int initial_device(struct session *s, struct error *e)
+{
+    const char *spec = s->opts->device ? s->opts->device : getenv("CLMM_TUTOR_DEVICE");
+    const struct device_info *d;
+    char name[600];
+
+    if (!spec && s->state_device)
+        for (size_t i = 0; i < s->list.count; i++) {
+            device_describe(&s->list.items[i], name, sizeof name);
+            if (strcmp(name, s->state_device) == 0)
+                return (int)i;
+        }
+    d = device_select(&s->list, spec, e);
+    return d ? (int)(d - s->list.items) : -1;
+}
+
+static void load_devices(struct session *s)
+{
+    struct error e;
+    int chosen = -1;
+
+    error_init(&e);
+    pthread_mutex_unlock(&s->lock);
+    s->list_loaded = device_list_load(&s->list, &e) == 0;
+    if (s->list_loaded)
+        chosen = initial_device(s, &e);
+    pthread_mutex_lock(&s->lock);
+    if (!s->list_loaded || chosen < 0) {
+        s->view.fatal = true;
+        set_text(s->view.fatal_error, sizeof s->view.fatal_error, e.msg);
+        error_clear(&e);
+        publish(s);
+        return;
+    }
+    for (size_t i = 0; i < s->list.count && i < SESSION_MAX_DEVICES; i++)
+        device_describe(&s->list.items[i], s->view.devices[i], sizeof s->view.devices[i]);
+    s->view.ndevices = s->list.count < SESSION_MAX_DEVICES ? (int)s->list.count : SESSION_MAX_DEVICES;
+    s->view.devices_known = true;
+    if (s->want_device < 0)
+        s->want_device = chosen;
+    publish(s);
+}
+
+static void close_device(struct session *s)
+{
+    if (s->w_ready)
+        workspace_free(&s->w);
+    s->w_ready = false;
+    if (s->cl_open)
+        ocl_close(&s->cl);
+    s->cl_open = false;
+}
+
+static void open_workspace(struct session *s, struct gemm_size size, char *why, size_t len)
+{
+    struct error e;
+
+    error_init(&e);
+    why[0] = '\0';
+    s->w_ready = workspace_init(&s->w, &s->cl, size, s->opts->measure.seed, &e) == 0;
+    if (!s->w_ready)
+        set_text(why, len, e.msg);
+    error_clear(&e);
+}
+
+static void switch_device(struct session *s)
+{
+    int index = s->want_device;
+    struct gemm_size size = s->want_size;
+    const struct device_info *d = &s->list.items[index];
+    char size_error[512] = "";
+    struct param_set *params = calloc(s->lessons->count, sizeof *params);
+    bool *tuned = calloc(s->lessons->count, sizeof *tuned);
+    struct error e;
+    bool ok;
+
+    if (!params || !tuned)
+        abort();
+    error_init(&e);
+    s->doing = DOING_OTHER;
+    s->view.device_ready = false;
+    set_activity(s, "opening the device");
+    pthread_mutex_unlock(&s->lock);
+    close_device(s);
+    ok = s->cl_open = ocl_open(&s->cl, d, &e) == 0;
+    if (ok)
+        open_workspace(s, size, size_error, sizeof size_error);
+    for (size_t i = 0; i < s->lessons->count; i++)
+        commands_lesson_params(s->opts, &s->lessons->items[i], d, &params[i], &tuned[i]);
+    pthread_mutex_lock(&s->lock);
+    s->view.device = index;
+    s->view.info = *d;
+    s->view.device_ready = ok;
+    set_text(s->view.device_error, sizeof s->view.device_error, ok ? "" : e.msg);
+    set_text(s->view.size_error, sizeof s->view.size_error, size_error);
+    s->view.size = size;
+    memcpy(s->params, params, s->lessons->count * sizeof *params);
+    memcpy(s->tuned, tuned, s->lessons->count * sizeof *tuned);
+    clear_size_results(s);
+    s->view.clblast_built = true;
+    restart_live(s);
+    /* A device that failed to open is not tried again until another is chosen. */
+    s->open_device = index;
+    set_idle(s);
+    error_clear(&e);
+    free(params);
+    free(tuned);
+}
+
+static void resize(struct session *s)
+{
+    struct gemm_size size = s->want_size;
+    char size_error[512];
+
+    s->doing = DOING_OTHER;
+    set_activity(s, "preparing matrices of %lldx%lldx%lld", size.m, size.n, size.k);
+    pthread_mutex_unlock(&s->lock);
+    if (s->w_ready)
+        workspace_free(&s->w);
+    open_workspace(s, size, size_error, sizeof size_error);
+    pthread_mutex_lock(&s->lock);
+    s->view.size = size;
+    set_text(s->view.size_error, sizeof s->view.size_error, size_error);
+    clear_size_results(s);
+    restart_live(s);
+    set_idle(s);
+}
+
+static bool same_size(struct gemm_size a, struct gemm_size b)
+{
+    return a.m == b.m && a.n == b.n && a.k == b.k;
+}
+
+/* ---- measuring ---- */
+
+/* Measures lesson index on workspace w with the lock released; true when the result still
+   belongs to generation gen of counter *counter. */
+static bool measure_unlocked(struct session *s, struct workspace *w, int index, double budget,
+                             const unsigned long *counter, unsigned long gen, struct run_result *r)
+{
+    struct param_set ps = s->params[index];
+    struct measure_config cfg = config(s, budget);
+
+    cfg.source = s->sources[index];
+    atomic_store(&s->cancel, 0);
+    pthread_mutex_unlock(&s->lock);
+    run_result_init(r);
+    measure_lesson(w, lesson_at(s, index), &ps, &cfg, r);
+    pthread_mutex_lock(&s->lock);
+    return !r->cancelled && *counter == gen && !s->quit;
+}
+
+static void live_step(struct session *s)
+{
+    int index = s->view.lesson;
+    unsigned long gen = s->live_gen;
+    struct run_result r;
+
+    s->doing = DOING_LIVE;
+    set_activity(s, "measuring lesson %d at %lldx%lldx%lld", lesson_at(s, index)->number, s->view.size.m,
+                 s->view.size.n, s->view.size.k);
+    if (measure_unlocked(s, &s->w, index, LIVE_BUDGET_S, &s->live_gen, gen, &r)) {
+        struct session_view *v = &s->view;
+        figure_from(&v->latest, &r);
+        v->latest.have = true;
+        figure_from(&v->bars[index], &r);
+        if (r.status == RUN_OK) {
+            if (v->nhistory == SESSION_HISTORY) {
+                memmove(v->history, v->history + 1, (SESSION_HISTORY - 1) * sizeof v->history[0]);
+                v->nhistory--;
+            }
+            v->history[v->nhistory++] = r.gflops.median;
+        } else {
+            v->live_stopped = true;     /* the same run would fail the same way */
+        }
+    }
+    run_result_free(&r);
+    set_idle(s);
+}
+
+static bool job_still(const struct session *s, enum session_job job, unsigned long serial)
+{
+    return !s->quit && s->want_job == job && s->job_serial == serial;
+}
+
+static void job_begin(struct session *s, enum session_job job, size_t total)
+{
+    s->doing = DOING_JOB;
+    s->view.job = job;
+    s->view.job_done = 0;
+    s->view.job_total = total;
+    s->view.job_started = now_seconds();
+    publish(s);
+}
+
+static void job_end(struct session *s, enum session_job job, unsigned long serial)
+{
+    if (job_still(s, job, serial))
+        s->want_job = JOB_NONE;
+    s->view.job = JOB_NONE;
+    set_idle(s);
+}
+
+static void run_all(struct session *s)
+{
+    unsigned long serial = s->job_serial;
+    size_t n = s->lessons->count;
+
+    job_begin(s, JOB_ALL, n + 1);
+    for (size_t i = 0; i < n && job_still(s, JOB_ALL, serial); i++) {
+        struct run_result r;
+        set_activity(s, "measuring lesson %d at %lldx%lldx%lld", lesson_at(s, (int)i)->number, s->view.size.m,
+                     s->view.size.n, s->view.size.k);
+        if (measure_unlocked(s, &s->w, (int)i, SERIES_BUDGET_S, &s->job_serial, serial, &r)) {
+            figure_from(&s->view.bars[i], &r);
+            s->view.job_done++;
+        }
+        run_result_free(&r);
+    }
+    if (job_still(s, JOB_ALL, serial)) {
+        struct measure_config cfg = config(s, SERIES_BUDGET_S);
+        struct run_result r;
+        bool built;
+        set_activity(s, "measuring CLBlast at %lldx%lldx%lld", s->view.size.m, s->view.size.n, s->view.size.k);
+        atomic_store(&s->cancel, 0);
+        pthread_mutex_unlock(&s->lock);
+        run_result_init(&r);
+        built = reference_measure(&s->w, &cfg, &r);
+        pthread_mutex_lock(&s->lock);
+        s->view.clblast_built = built;
+        if (built && !r.cancelled && job_still(s, JOB_ALL, serial))
+            figure_from(&s->view.clblast, &r);
+        s->view.job_done++;
+        run_result_free(&r);
+    }
+    job_end(s, JOB_ALL, serial);
+}
+
+static size_t sweep_sizes(struct gemm_size size, struct gemm_size *out)
+{
+    long long most = size.m > size.n ? size.m : size.n, last;
+    size_t n = 0;
+
+    most = most > size.k ? most : size.k;
+    last = most * 2 < 512 ? 512 : most * 2 > SWEEP_LAST ? SWEEP_LAST : most * 2;
+    for (long long side = SWEEP_FIRST; side <= last && n < SESSION_MAX_SWEEP; side *= 2)
+        out[n++] = (struct gemm_size){ side, side, side };
+    return n;
+}
+
+static void run_sweep(struct session *s)
+{
+    unsigned long serial = s->job_serial;
+    struct gemm_size sizes[SESSION_MAX_SWEEP];
+    size_t n = sweep_sizes(s->view.size, sizes);
+    int index = s->view.sweep_lesson;
+
+    s->view.nsweep = 0;
+    s->view.sweep_total = n;
+    job_begin(s, JOB_SWEEP, n);
+    for (size_t i = 0; i < n && job_still(s, JOB_SWEEP, serial); i++) {
+        struct sweep_point *p = &s->view.sweep[i];
+        struct workspace w;
+        struct run_result r;
+        char why[512];
+        bool ready;
+        set_activity(s, "sweep: lesson %d at %lldx%lldx%lld", lesson_at(s, index)->number, sizes[i].m,
+                     sizes[i].n, sizes[i].k);
+        pthread_mutex_unlock(&s->lock);
+        {
+            struct error e;
+            error_init(&e);
+            ready = workspace_init(&w, &s->cl, sizes[i], s->opts->measure.seed, &e) == 0;
+            set_text(why, sizeof why, e.msg);
+            error_clear(&e);
+        }
+        pthread_mutex_lock(&s->lock);
+        if (!ready) {
+            p->size = sizes[i];
+            figure_clear(&p->fig);
+            p->fig.have = true;
+            p->fig.status = RUN_REFUSED;
+            set_text(p->fig.message, sizeof p->fig.message, why);
+            s->view.nsweep = i + 1;
+            s->view.job_done++;
+            continue;
+        }
+        if (measure_unlocked(s, &w, index, SERIES_BUDGET_S, &s->job_serial, serial, &r)) {
+            p->size = sizes[i];
+            figure_from(&p->fig, &r);
+            s->view.nsweep = i + 1;
+            s->view.job_done++;
+        }
+        run_result_free(&r);
+        pthread_mutex_unlock(&s->lock);
+        workspace_free(&w);
+        pthread_mutex_lock(&s->lock);
+    }
+    job_end(s, JOB_SWEEP, serial);
+}
+
+/* Called by the tuner on the worker thread, without the lock. */
+static void tune_step(void *ctx, const struct tune_step *st)
+{
+    struct session *s = ctx;
+    struct session_view *v = &s->view;
+
+    pthread_mutex_lock(&s->lock);
+    v->tune_done = st->done;
+    v->tune_space = st->space;
+    v->job_done = st->done;
+    v->job_total = st->space;
+    if (st->result->status == RUN_OK) {
+        if (v->ntune < SESSION_MAX_TUNE)
+            v->tune_gflops[v->ntune++] = st->result->gflops.median;
+        if (st->best) {
+            v->tune_best = st->result->gflops.median;
+            set_text(v->tune_best_params, sizeof v->tune_best_params, st->result->params);
+        }
+    }
+    publish(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void save_tuned(struct session *s, int index, const char *device, const struct tune_result *res)
+{
+    char path[4096];
+    struct error e;
+    bool kept = false;
+    int rc = -1;
+
+    error_init(&e);
+    pthread_mutex_unlock(&s->lock);
+    if (tuned_path(path, sizeof path) == 0)
+        rc = tuned_save(path, device, lesson_at(s, index), &res->best, res->best_gflops, s->w.size,
+                        res->complete, &kept, &e);
+    else
+        error_set(&e, "set XDG_DATA_HOME or HOME to keep the tuned parameters");
+    pthread_mutex_lock(&s->lock);
+    if (rc < 0)
+        notice(s, "not saved: %s", e.msg);
+    else if (kept)
+        notice(s, "not saved: %s holds faster parameters found at this size",
+                 path);
+    else
+        notice(s, "best of %zu configurations saved in %s", res->done, path);
+    error_clear(&e);
+}
+
+static void run_tune(struct session *s)
+{
+    unsigned long serial = s->job_serial;
+    int index = s->view.tune_lesson;
+    const struct lesson *l = lesson_at(s, index);
+    struct tune_options to = { config(s, SERIES_BUDGET_S), s->opts->max_configs, s->opts->time_limit_s, false };
+    char device[600], log_path[4096];
+    struct tune_result res;
+    struct error e;
+    int rc = -1;
+
+    error_init(&e);
+    if (!s->opts->budget_given)
+        to.measure.budget_s = 0.25;     /* as --tune: a shorter look at each configuration */
+    device_describe(s->cl.device, device, sizeof device);
+    s->view.ntune = 0;
+    s->view.tune_best = 0.0;
+    s->view.tune_best_params[0] = '\0';
+    job_begin(s, JOB_TUNE, tune_space_size(l));
+    set_activity(s, "tuning lesson %d at %lldx%lldx%lld", l->number, s->view.size.m, s->view.size.n,
+                 s->view.size.k);
+    atomic_store(&s->cancel, 0);
+    pthread_mutex_unlock(&s->lock);
+    if (tune_log_path(device, l->number, s->w.size, log_path, sizeof log_path) < 0)
+        error_set(&e, "set XDG_STATE_HOME or HOME to keep the tuner's log");
+    else
+        rc = tune_run(&s->w, l, &to, log_path, tune_step, s, &res, &e);
+    pthread_mutex_lock(&s->lock);
+    if (rc < 0) {
+        notice(s, "tuning not possible: %s", e.msg);
+    } else {
+        if (res.verified > 0) {
+            save_tuned(s, index, device, &res);
+            s->params[index] = res.best;
+            s->tuned[index] = true;
+            if (index == s->view.lesson)
+                restart_live(s);
+        } else {
+            notice(s, "no configuration verified: nothing saved");
+        }
+        tune_result_free(&res);
+    }
+    error_clear(&e);
+    job_end(s, JOB_TUNE, serial);
+}
+
+static void run_job(struct session *s)
+{
+    switch (s->want_job) {
+    case JOB_ALL: run_all(s); break;
+    case JOB_SWEEP: run_sweep(s); break;
+    case JOB_TUNE: run_tune(s); break;
+    case JOB_NONE: break;
+    }
+}
+
+static void reload(struct session *s)
+{
+    int index = s->reload;
+    const struct lesson *l = lesson_at(s, index);
+    struct param_set ps = s->params[index];
+    struct error e;
+    char *text;
+    int rc = -1;
+
+    s->reload = -1;
+    s->doing = DOING_OTHER;
+    set_activity(s, "building lesson %d", l->number);
+    error_init(&e);
+    pthread_mutex_unlock(&s->lock);
+    text = lesson_kernel_source(l, &e);
+    if (text)
+        rc = measure_build(&s->cl, l, &ps, text, &e);
+    pthread_mutex_lock(&s->lock);
+    if (rc == 0) {
+        free(s->sources[index]);
+        s->sources[index] = text;
+        s->view.sources_version++;
+        figure_clear(&s->view.bars[index]);
+        notice(s, "lesson %d: %s reloaded and built", l->number,
+                 l->kernel_file);
+        if (index == s->view.lesson)
+            restart_live(s);
+    } else {
+        free(text);
+        s->view.build_failures++;
+        set_text(s->view.build_error, sizeof s->view.build_error, e.msg);
+        set_text(s->view.build_log, sizeof s->view.build_log, e.detail ? e.detail : "");
+        notice(s, "lesson %d: the edited kernel did not build; "
+                 "the previous one is still measured", l->number);
+    }
+    error_clear(&e);
+    set_idle(s);
+}
+
+static void *worker(void *arg)
+{
+    struct session *s = arg;
+
+    pthread_mutex_lock(&s->lock);
+    load_devices(s);
+    while (!s->quit && !s->view.fatal) {
+        if (s->want_device >= 0 && s->want_device != s->open_device)
+            switch_device(s);
+        else if (s->open_device < 0 || !s->view.device_ready)
+            pthread_cond_wait(&s->wake, &s->lock);
+        else if (!same_size(s->want_size, s->view.size) || (!s->w_ready && !s->view.size_error[0]))
+            resize(s);
+        else if (s->reload >= 0)
+            reload(s);
+        else if (!s->w_ready)
+            pthread_cond_wait(&s->wake, &s->lock);
+        else if (s->want_job != JOB_NONE)
+            run_job(s);
+        else if (!s->view.paused && !s->view.live_stopped)
+            live_step(s);
+        else
+            pthread_cond_wait(&s->wake, &s->lock);
+    }
+    s->finished = true;
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* ---- the screen's side ---- */
+
+struct session *session_start(const struct lesson_set *lessons, const struct options *opts,
+                              int lesson_index, struct gemm_size size, const char *state_device)
+{
+    struct session *s = calloc(1, sizeof *s);
+
+    if (!s)
+        abort();
+    s->lessons = lessons;
+    s->opts = opts;
+    s->state_device = state_device ? strdup(state_device) : NULL;
+    s->params = calloc(lessons->count, sizeof *s->params);
+    s->tuned = calloc(lessons->count, sizeof *s->tuned);
+    s->sources = calloc(lessons->count, sizeof *s->sources);
+    if (!s->params || !s->tuned || !s->sources || lessons->count > SESSION_MAX_LESSONS)
+        abort();
+    /* The defaults (and --param) until the device is known and its tuned parameters read. */
+    choose_params(s, NULL);
+    for (size_t i = 0; i < lessons->count; i++)
+        if (lessons->items[i].engine == ENGINE_OPENCL) {
+            struct error e;
+            error_init(&e);
+            s->sources[i] = lesson_kernel_source(&lessons->items[i], &e);
+            error_clear(&e);
+        }
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->wake, NULL);
+    atomic_init(&s->cancel, 0);
+    s->want_device = -1;
+    s->open_device = -1;
+    s->want_size = size;
+    s->reload = -1;
+    s->view.device = -1;
+    s->view.size = size;
+    s->view.lesson = lesson_index;
+    s->view.params = s->params[lesson_index];
+    s->view.sweep_lesson = -1;
+    s->view.tune_lesson = -1;
+    s->view.clblast_built = true;
+    if (pthread_create(&s->thread, NULL, worker, s) != 0)
+        abort();
+    return s;
+}
+
+bool session_stop(struct session *s, double timeout_s)
+{
+    struct timespec until;
+    bool ended;
+
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)timeout_s;
+    pthread_mutex_lock(&s->lock);
+    s->quit = true;
+    atomic_store(&s->cancel, 1);
+    pthread_cond_broadcast(&s->wake);
+    while (!s->finished)
+        if (pthread_cond_timedwait(&s->wake, &s->lock, &until) != 0)
+            break;
+    ended = s->finished;
+    pthread_mutex_unlock(&s->lock);
+    if (!ended)
+        return false;
+    pthread_join(s->thread, NULL);
+    close_device(s);
+    if (s->list_loaded)
+        device_list_free(&s->list);
+    for (size_t i = 0; i < s->lessons->count; i++)
+        free(s->sources[i]);
+    free(s->sources);
+    free(s->params);
+    free(s->tuned);
+    free(s->state_device);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->wake);
+    free(s);
+    return true;
+}
+
+void session_view(struct session *s, struct session_view *v)
+{
+    pthread_mutex_lock(&s->lock);
+    *v = s->view;
+    pthread_mutex_unlock(&s->lock);
+}
+
+unsigned long session_version(struct session *s)
+{
+    unsigned long version;
+
+    pthread_mutex_lock(&s->lock);
+    version = s->view.version;
+    pthread_mutex_unlock(&s->lock);
+    return version;
+}
+
+char *session_source(struct session *s, int lesson_index)
+{
+    char *copy = NULL;
+
+    pthread_mutex_lock(&s->lock);
+    if (s->sources[lesson_index] && !(copy = strdup(s->sources[lesson_index])))
+        abort();
+    pthread_mutex_unlock(&s->lock);
+    return copy;
+}
+
+void session_set_lesson(struct session *s, int lesson_index)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->view.lesson != lesson_index) {
+        s->view.lesson = lesson_index;
+        restart_live(s);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+void session_set_param(struct session *s, int lesson_index, size_t param, long long value)
+{
+    pthread_mutex_lock(&s->lock);
+    s->params[lesson_index].values[param] = value;
+    s->tuned[lesson_index] = false;
+    figure_clear(&s->view.bars[lesson_index]);
+    if (lesson_index == s->view.lesson)
+        restart_live(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Stops the running series (the caller holds the lock). */
+static void cancel_job_locked(struct session *s)
+{
+    if (s->want_job != JOB_NONE) {
+        s->want_job = JOB_NONE;
+        s->job_serial++;
+        if (s->doing == DOING_JOB)
+            atomic_store(&s->cancel, 1);
+    }
+}
+
+void session_set_size(struct session *s, struct gemm_size size)
+{
+    pthread_mutex_lock(&s->lock);
+    if (!same_size(size, s->want_size)) {
+        s->want_size = size;
+        cancel_job_locked(s);
+        atomic_store(&s->cancel, 1);
+        pthread_cond_signal(&s->wake);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+void session_set_device(struct session *s, int device_index)
+{
+    pthread_mutex_lock(&s->lock);
+    if (device_index != s->want_device && device_index >= 0 && device_index < s->view.ndevices) {
+        s->want_device = device_index;
+        cancel_job_locked(s);
+        atomic_store(&s->cancel, 1);
+        pthread_cond_signal(&s->wake);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+void session_set_paused(struct session *s, bool paused)
+{
+    pthread_mutex_lock(&s->lock);
+    s->view.paused = paused;
+    if (paused && s->doing == DOING_LIVE)
+        atomic_store(&s->cancel, 1);
+    /* Resuming also retries a lesson whose last run failed. */
+    if (!paused)
+        s->view.live_stopped = false;
+    pthread_cond_signal(&s->wake);
+    publish(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void session_toggle_job(struct session *s, enum session_job job)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->want_job == job) {
+        cancel_job_locked(s);
+    } else {
+        const struct lesson *l = lesson_at(s, s->view.lesson);
+        cancel_job_locked(s);
+        if (job == JOB_TUNE && (l->nparams == 0 || l->engine != ENGINE_OPENCL)) {
+            notice(s, "lesson %d has no parameters to tune", l->number);
+        } else {
+            if (job == JOB_SWEEP) {
+                s->view.sweep_lesson = s->view.lesson;
+                s->view.nsweep = 0;
+            } else if (job == JOB_TUNE) {
+                s->view.tune_lesson = s->view.lesson;
+                s->view.ntune = 0;
+            }
+            s->want_job = job;
+            if (s->doing == DOING_LIVE)
+                atomic_store(&s->cancel, 1);
+        }
+    }
+    pthread_cond_signal(&s->wake);
+    publish(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void session_cancel_job(struct session *s)
+{
+    pthread_mutex_lock(&s->lock);
+    cancel_job_locked(s);
+    publish(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void session_reload(struct session *s, int lesson_index)
+{
+    pthread_mutex_lock(&s->lock);
+    if (lesson_at(s, lesson_index)->engine == ENGINE_OPENCL) {
+        s->reload = lesson_index;
+        if (s->doing == DOING_LIVE)
+            atomic_store(&s->cancel, 1);
+        pthread_cond_signal(&s->wake);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+void session_clear_charts(struct session *s)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->want_job != JOB_SWEEP)
+        s->view.sweep_lesson = -1;
+    if (s->want_job != JOB_TUNE)
+        s->view.tune_lesson = -1;
+    publish(s);
+    pthread_mutex_unlock(&s->lock);
+}

@@ -1,0 +1,136 @@
+/* session.h: the measuring side of the interactive screen.
+
+   A worker thread owns the OpenCL device: it opens it, builds kernels and measures, one
+   run at a time, so that the screen never waits for the device. The screen says what it
+   wants (a lesson, parameters, a size, a device, a series of runs) and reads a snapshot of
+   what is known; a change that makes the running work useless cancels it between two
+   launches. No curses here. */
+#ifndef CLMM_SESSION_H
+#define CLMM_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "device.h"
+#include "geometry.h"
+#include "lesson.h"
+#include "measure.h"
+#include "options.h"
+
+#define SESSION_HISTORY 240     /* measurements kept for the history chart */
+#define SESSION_MAX_LESSONS 100
+#define SESSION_MAX_DEVICES 16
+#define SESSION_MAX_SWEEP 16
+#define SESSION_MAX_TUNE 2048   /* configurations kept for the tuner's chart */
+
+enum session_job { JOB_NONE, JOB_ALL, JOB_SWEEP, JOB_TUNE };
+
+/* What is known of one lesson (or of CLBlast) at the current size. */
+struct figure {
+    bool have;
+    enum run_status status;
+    double median, q1, q3;      /* GFLOPS, when status is RUN_OK */
+    int reps;
+    char params[256];
+    char message[256];          /* why it is not RUN_OK */
+};
+
+struct sweep_point {
+    struct gemm_size size;
+    struct figure fig;
+};
+
+struct session_view {
+    unsigned long version;      /* changes whenever anything below changes */
+
+    /* The device. */
+    bool devices_known;         /* the list below is loaded */
+    char devices[SESSION_MAX_DEVICES][300];
+    int ndevices;
+    int device;                 /* index in the list; -1 until one is open */
+    bool device_ready;
+    struct device_info info;    /* of the open device: its limits */
+    char device_error[1024];    /* why no device is open */
+    bool fatal;                 /* the device asked for on the command line cannot be had: */
+    char fatal_error[1024];     /* the screen closes and prints this */
+
+    struct gemm_size size;
+    char size_error[512];       /* the device cannot hold this size: nothing runs */
+    bool paused;
+
+    /* The current lesson, measured again and again. */
+    int lesson;                 /* index in the lesson set */
+    struct param_set params;    /* its parameters now */
+    bool tuned;                 /* they are the tuner's */
+    struct figure latest;
+    double history[SESSION_HISTORY];
+    size_t nhistory;
+    bool live_stopped;          /* the last run was not OK: measuring waits for a change */
+
+    /* Every lesson measured at this size (by index in the set), and CLBlast. */
+    struct figure bars[SESSION_MAX_LESSONS];
+    struct figure clblast;
+    bool clblast_built;
+
+    /* A sweep over sizes of one lesson. */
+    int sweep_lesson;           /* -1: none */
+    struct sweep_point sweep[SESSION_MAX_SWEEP];
+    size_t nsweep, sweep_total;
+
+    /* The tuner's search. */
+    int tune_lesson;            /* -1: none */
+    size_t tune_done, tune_space;
+    double tune_best;
+    char tune_best_params[256];
+    double tune_gflops[SESSION_MAX_TUNE];
+    size_t ntune;
+
+    /* What the worker is doing. */
+    bool busy;
+    char activity[256];         /* "measuring lesson 9 at 1024x1024x1024" */
+    double activity_started;    /* now_seconds() */
+    enum session_job job;
+    size_t job_done, job_total; /* steps of the series */
+    double job_started;
+    char notice[512];           /* the last thing worth telling: a saved file, a reload */
+
+    /* The last reload that failed to build. */
+    unsigned long build_failures;   /* counts them, so the screen shows each once */
+    char build_error[512];
+    char build_log[16384];
+
+    unsigned long sources_version;  /* changes when a kernel is reloaded */
+};
+
+struct session;
+
+/* Creates the session and starts its worker. lessons must outlive it; opts gives the
+   measurement settings, the device, --param and --no-tuned; state_device (may be NULL)
+   names the device to open when opts names none. */
+struct session *session_start(const struct lesson_set *lessons, const struct options *opts,
+                              int lesson_index, struct gemm_size size, const char *state_device);
+/* Stops the worker, waiting at most timeout_s for a running launch to end. Returns false
+   when it did not end (the process should then exit without freeing the device). */
+bool session_stop(struct session *s, double timeout_s);
+
+void session_view(struct session *s, struct session_view *v);
+unsigned long session_version(struct session *s);
+
+/* The kernel text the session measures for a lesson (malloc'd; NULL for the host lesson). */
+char *session_source(struct session *s, int lesson_index);
+
+void session_set_lesson(struct session *s, int lesson_index);
+void session_set_param(struct session *s, int lesson_index, size_t param, long long value);
+void session_set_size(struct session *s, struct gemm_size size);
+void session_set_device(struct session *s, int device_index);
+void session_set_paused(struct session *s, bool paused);
+/* Starts a series, or cancels it when it is the one running. */
+void session_toggle_job(struct session *s, enum session_job job);
+void session_cancel_job(struct session *s);
+/* Reads the lesson's kernel from disk again and builds it; on success it replaces the one
+   measured, else the error and its log go to the view and the old kernel stays. */
+void session_reload(struct session *s, int lesson_index);
+/* Forgets the sweep and tuner charts (the screen shows the live chart again). */
+void session_clear_charts(struct session *s);
+
+#endif
