@@ -16,5 +16,6 @@ Suite *str_suite(void);
 Suite *tune_suite(void);
 Suite *layout_suite(void);
 Suite *state_suite(void);
+Suite *chart_suite(void);
 
 #endif

@@ -1,0 +1,50 @@
+/* chart.h: chart scaling and rendering to text, so that a terminal only has to show strings. */
+#ifndef CLMM_CHART_H
+#define CLMM_CHART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Each drawing comes in two glyph sets: with utf8, block elements and braille; without it, plain
+   ASCII, for terminals whose locale is not UTF-8. */
+
+/* The axis maximum for data up to max: the smallest 1, 2, 2.5 or 5 times a power of ten at or above
+   max (max <= 0, NaN or infinite gives 1). */
+double chart_nice_max(double max);
+
+/* A horizontal bar for value on a scale of 0..max over width columns into buf (NUL-terminated).
+   UTF-8: full blocks then one left-eighths block for the remainder, the length rounded to the
+   nearest eighth of a column; ASCII: one '#' a column, the length rounded to the nearest column.
+   A value > 0 shows at least the thinnest mark (one eighth, or one '#'), so that a slow lesson never
+   looks like "no result"; values above max are clipped to width; a NaN value, or a max not above 0,
+   draws nothing. Returns the columns used, fewer than the bar's when buf is too small for it (a
+   UTF-8 column takes 3 bytes, an ASCII one 1, and the NUL 1). */
+int chart_bar(char *buf, size_t len, double value, double max, int width, bool utf8);
+
+/* Formats a GFLOPS-like value with 3 significant digits and no exponent: 0.0123 -> "0.0123",
+   1.234 -> "1.23", 12.34 -> "12.3", 123.4 -> "123", 1234 -> "1234", 12345 -> "12345", 40712.3 -> "40712"
+   (integers above 1000 keep all digits: students compare them against other tools' figures).
+   Zero is "0"; NaN and infinities, which no measurement gives, are "-". */
+void chart_format_value(double v, char *buf, size_t len);
+
+/* A scatter/line plot of n points (x[i], y[i]) into a grid of width columns x height rows. UTF-8:
+   each cell a braille character holding 2 x 4 dots; ASCII: each cell one column of 2 dots, drawn
+   as ' (top), . (bottom) or : (both). An empty cell is a space in both sets. Consecutive points are
+   joined by a line (Bresenham over the dot grid) when join is true. Coordinates map linearly from
+   [xmin,xmax] x [ymin,ymax] (y up) onto the dots, the ends of each axis on its outermost dots; logx
+   maps x logarithmically (x > 0). Points outside are clipped, and lines are cut at the edge.
+   A point with a NaN or infinite coordinate (or x <= 0 with logx) is a gap in the line. An axis with
+   min == max holds only that value, in its middle, so that a single measurement still shows.
+   rows[r] receives row r (r = 0 is the top) as a NUL-terminated string; each buffer must hold
+   chart_row_bytes(width) bytes. width <= 0 gives empty rows; height <= 0 writes nothing. */
+size_t chart_row_bytes(int width);
+void chart_plot(const double *x, const double *y, size_t n, double xmin, double xmax, double ymin,
+                double ymax, bool logx, bool join, int width, int height, bool utf8, char **rows);
+
+/* An axis scale for a plot: ticks at nice values (1, 2, 5 x 10^k steps) between lo and hi, at most
+   max_ticks of them, with the finest step that allows; returns the count written to ticks (none when
+   hi <= lo). A log axis takes its ticks from the logs of its ends: log2 of 64..8192, at most 4
+   ticks, gives 6, 8, 10, 12, that is 64, 256, 1024, 4096. */
+size_t chart_ticks(double lo, double hi, size_t max_ticks, double *ticks);
+
+#endif

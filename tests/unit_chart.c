@@ -1,0 +1,279 @@
+/* unit_chart.c: chart scales, bars, value labels, plots and ticks rendered to text. */
+#include <math.h>
+#include <string.h>
+
+#include "units.h"
+#include "../src/chart.h"
+
+#define ROWS 3
+#define COLUMNS 8
+
+static char row_buf[ROWS][COLUMNS * 3 + 1];
+static char *rows[ROWS] = { row_buf[0], row_buf[1], row_buf[2] };
+
+/* A plot over the unit square. */
+static void plot(const double *x, const double *y, size_t n, bool join, int width, int height,
+                 bool utf8)
+{
+    ck_assert_uint_le(chart_row_bytes(width), sizeof row_buf[0]);
+    chart_plot(x, y, n, 0.0, 1.0, 0.0, 1.0, false, join, width, height, utf8, rows);
+}
+
+START_TEST(test_chart_nice_max)
+{
+    const struct { double max, nice; } table[] = {
+        { 0, 1 }, { -3, 1 }, { 0.3, 0.5 }, { 0.2, 0.2 }, { 1, 1 }, { 1.01, 2 }, { 2.4, 2.5 },
+        { 3, 5 }, { 7, 10 }, { 99, 100 }, { 101, 200 }, { 31600, 50000 }, { 40712, 50000 },
+        { NAN, 1 }, { INFINITY, 1 },
+    };
+
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        ck_assert_msg(chart_nice_max(table[i].max) == table[i].nice, "nice max of %g: %g, expected %g",
+                      table[i].max, chart_nice_max(table[i].max), table[i].nice);
+}
+END_TEST
+
+/* The bar is value / max of the width, in eighths of a column. */
+START_TEST(test_chart_bar_eighths)
+{
+    char buf[64];
+
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 5.0, 8.0, 8, true), 5);
+    ck_assert_str_eq(buf, u8"\u2588\u2588\u2588\u2588\u2588");
+    ck_assert_str_eq(buf, "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 5.5, 8.0, 8, true), 6);
+    ck_assert_str_eq(buf, u8"\u2588\u2588\u2588\u2588\u2588\u258c");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 5.125, 8.0, 8, true), 6);
+    ck_assert_str_eq(buf, u8"\u2588\u2588\u2588\u2588\u2588\u258f");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 5.875, 8.0, 8, true), 6);
+    ck_assert_str_eq(buf, u8"\u2588\u2588\u2588\u2588\u2588\u2589");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 1.0, 4.0, 2, true), 1);   /* 4 eighths of 16 */
+    ck_assert_str_eq(buf, u8"\u258c");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 8.0, 8.0, 8, true), 8);
+    ck_assert_uint_eq(strlen(buf), 8 * 3);
+}
+END_TEST
+
+/* Anything measured shows: the thinnest mark rather than nothing. */
+START_TEST(test_chart_bar_minimum)
+{
+    char buf[64];
+
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 1e-6, 40000.0, 30, true), 1);
+    ck_assert_str_eq(buf, u8"\u258f");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 1e-6, 40000.0, 30, false), 1);
+    ck_assert_str_eq(buf, "#");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 0.0, 8.0, 8, true), 0);
+    ck_assert_str_eq(buf, "");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, -1.0, 8.0, 8, false), 0);
+    ck_assert_str_eq(buf, "");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, NAN, 8.0, 8, true), 0);
+    ck_assert_str_eq(buf, "");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 5.0, 0.0, 8, true), 0);     /* no scale */
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 5.0, 8.0, 0, true), 0);
+    ck_assert_str_eq(buf, "");
+}
+END_TEST
+
+START_TEST(test_chart_bar_clipping)
+{
+    char buf[64];
+
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 100.0, 8.0, 4, true), 4);
+    ck_assert_str_eq(buf, u8"\u2588\u2588\u2588\u2588");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, INFINITY, 8.0, 4, false), 4);
+    ck_assert_str_eq(buf, "####");
+    /* A buffer too small keeps whole characters: 2 blocks (6 bytes) and the NUL in 8 bytes. */
+    ck_assert_int_eq(chart_bar(buf, 8, 8.0, 8.0, 8, true), 2);
+    ck_assert_str_eq(buf, u8"\u2588\u2588");
+    ck_assert_int_eq(chart_bar(buf, 4, 8.0, 8.0, 8, false), 3);
+    ck_assert_str_eq(buf, "###");
+}
+END_TEST
+
+/* ASCII rounds to the nearest whole column. */
+START_TEST(test_chart_bar_ascii)
+{
+    char buf[64];
+
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 5.0, 8.0, 8, false), 5);
+    ck_assert_str_eq(buf, "#####");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 5.4, 8.0, 8, false), 5);
+    ck_assert_str_eq(buf, "#####");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 5.5, 8.0, 8, false), 6);
+    ck_assert_str_eq(buf, "######");
+    ck_assert_int_eq(chart_bar(buf, sizeof buf, 30.0, 100.0, 20, false), 6);
+    ck_assert_str_eq(buf, "######");
+}
+END_TEST
+
+START_TEST(test_chart_format_value)
+{
+    const struct { double v; const char *text; } table[] = {
+        { 0.0123, "0.0123" }, { 1.234, "1.23" }, { 12.34, "12.3" }, { 123.4, "123" },
+        { 1234, "1234" }, { 12345, "12345" }, { 40712.3, "40712" }, { 0.5, "0.500" },
+        { 9.996, "10.0" },              /* rounding up gains a digit before the point */
+        { 999.7, "1000" }, { 0.0, "0" }, { -1.234, "-1.23" }, { NAN, "-" }, { INFINITY, "-" },
+    };
+    char buf[32];
+
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        chart_format_value(table[i].v, buf, sizeof buf);
+        ck_assert_msg(strcmp(buf, table[i].text) == 0, "%g: \"%s\", expected \"%s\"", table[i].v, buf,
+                      table[i].text);
+    }
+    chart_format_value(40712.3, buf, 4);
+    ck_assert_str_eq(buf, "407");       /* cut, and terminated */
+}
+END_TEST
+
+/* Each corner of a 3 x 2 grid is one dot of a corner cell: dots 1, 4, 7 and 8 of braille. */
+START_TEST(test_chart_plot_corners)
+{
+    const double zero = 0.0, one = 1.0;
+
+    plot(&zero, &one, 1, false, 3, 2, true);
+    ck_assert_str_eq(rows[0], u8"\u2801  ");
+    ck_assert_str_eq(rows[0], "\xe2\xa0\x81  ");
+    ck_assert_str_eq(rows[1], "   ");
+    plot(&one, &one, 1, false, 3, 2, true);
+    ck_assert_str_eq(rows[0], u8"  \u2808");
+    ck_assert_str_eq(rows[1], "   ");
+    plot(&zero, &zero, 1, false, 3, 2, true);
+    ck_assert_str_eq(rows[0], "   ");
+    ck_assert_str_eq(rows[1], u8"\u2840  ");
+    plot(&one, &zero, 1, false, 3, 2, true);
+    ck_assert_str_eq(rows[1], u8"  \u2880");
+    ck_assert_str_eq(rows[1], "  \xe2\xa2\x80");
+
+    plot(&zero, &one, 1, false, 3, 2, false);
+    ck_assert_str_eq(rows[0], "'  ");
+    ck_assert_str_eq(rows[1], "   ");
+    plot(&one, &zero, 1, false, 3, 2, false);
+    ck_assert_str_eq(rows[0], "   ");
+    ck_assert_str_eq(rows[1], "  .");
+}
+END_TEST
+
+/* From the bottom left to the top right of 2 cells, 4 x 4 dots: (0,3) (1,2) in the first cell,
+   (2,1) (3,0) in the second. */
+START_TEST(test_chart_plot_diagonal)
+{
+    const double x[] = { 0.0, 1.0 }, y[] = { 0.0, 1.0 };
+
+    plot(x, y, 2, true, 2, 1, true);
+    ck_assert_str_eq(rows[0], u8"\u2860\u280a");
+    plot(x, y, 2, false, 2, 1, true);
+    ck_assert_str_eq(rows[0], u8"\u2840\u2808");     /* the ends alone */
+    plot(x, y, 2, true, 3, 1, false);
+    ck_assert_str_eq(rows[0], ".''");
+}
+END_TEST
+
+/* On a log axis from 64 to 8192 over 8 dots, 512 is three sevenths of the way: dot 3. */
+START_TEST(test_chart_plot_log_x)
+{
+    const double x[] = { 64, 512, 8192 }, y[] = { 0, 0, 0 };
+
+    chart_plot(x, y, 3, 64, 8192, 0, 1, true, false, 4, 1, true, rows);
+    ck_assert_str_eq(rows[0], u8"\u2840\u2880 \u2880");
+    chart_plot(x, y, 3, 64, 8192, 0, 1, false, false, 4, 1, true, rows);
+    ck_assert_str_eq(rows[0], u8"\u2840  \u2880");      /* linear: 512 is near the left */
+}
+END_TEST
+
+START_TEST(test_chart_plot_clipping)
+{
+    const double x[] = { 0.0, 10.0 }, y[] = { 0.5, 0.5 };
+    const double gap_x[] = { 0.0, NAN, 1.0 }, gap_y[] = { 0.0, 0.5, 1.0 };
+    const double outside = 1.5, inside = 0.5;
+
+    plot(&outside, &inside, 1, false, 2, 1, true);
+    ck_assert_str_eq(rows[0], "  ");
+    plot(&inside, &outside, 1, false, 2, 1, true);
+    ck_assert_str_eq(rows[0], "  ");
+    /* A line towards a point far to the right shows up to the edge: dot row 2 of 4. */
+    plot(x, y, 2, true, 2, 1, true);
+    ck_assert_str_eq(rows[0], u8"\u2824\u2824");
+    /* A point that cannot be placed breaks the line. */
+    plot(gap_x, gap_y, 3, true, 2, 1, true);
+    ck_assert_str_eq(rows[0], u8"\u2840\u2808");
+}
+END_TEST
+
+START_TEST(test_chart_plot_degenerate)
+{
+    const double x = 3.0, y = 1.0;
+
+    plot(NULL, NULL, 0, true, 3, 2, true);
+    ck_assert_str_eq(rows[0], "   ");
+    ck_assert_str_eq(rows[1], "   ");
+    /* A single measurement on an axis from 3 to 3 sits in the middle: dot 3 of 6. */
+    chart_plot(&x, &y, 1, 3.0, 3.0, 0.0, 1.0, false, true, 3, 1, true, rows);
+    ck_assert_str_eq(rows[0], u8" \u2808 ");
+    chart_plot(&x, &y, 1, 4.0, 4.0, 0.0, 1.0, false, true, 3, 1, true, rows);
+    ck_assert_str_eq(rows[0], "   ");
+    chart_plot(&x, &y, 1, 0.0, 1.0, 0.0, 1.0, true, true, 3, 1, true, rows);  /* log from 0 */
+    ck_assert_str_eq(rows[0], "   ");
+    plot(&y, &y, 1, true, 0, 2, true);
+    ck_assert_str_eq(rows[0], "");
+    ck_assert_str_eq(rows[1], "");
+    strcpy(rows[0], "untouched");
+    plot(&y, &y, 1, true, 3, 0, true);
+    ck_assert_str_eq(rows[0], "untouched");
+    ck_assert_uint_eq(chart_row_bytes(0), 1);
+    ck_assert_uint_eq(chart_row_bytes(5), 16);
+}
+END_TEST
+
+static void assert_ticks(double lo, double hi, size_t max_ticks, const double *expected, size_t n)
+{
+    double ticks[16];
+    size_t count = chart_ticks(lo, hi, max_ticks, ticks);
+
+    ck_assert_msg(count == n, "%zu ticks from %g to %g, expected %zu", count, lo, hi, n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_double_eq_tol(ticks[i], expected[i], 1e-12);
+}
+
+START_TEST(test_chart_ticks)
+{
+    const double by_20[] = { 0, 20, 40, 60, 80, 100 };
+    const double by_half[] = { 0, 0.5, 1 }, inner[] = { 0.5, 1, 1.5, 2, 2.5 };
+    const double log2_sizes[] = { 6, 8, 10, 12 };
+    double ticks[16];
+
+    assert_ticks(0, 100, 6, by_20, 6);
+    assert_ticks(0, 1, 5, by_half, 3);
+    assert_ticks(0.3, 2.9, 10, inner, 5);
+    assert_ticks(log2(64), log2(8192), 4, log2_sizes, 4);
+    ck_assert_uint_eq(chart_ticks(0, 1, 11, ticks), 11);
+    ck_assert(ticks[3] == 0.3);         /* the decimal itself, not 3 x 0.1 */
+    ck_assert_uint_eq(chart_ticks(1, 1, 5, ticks), 0);
+    ck_assert_uint_eq(chart_ticks(2, 1, 5, ticks), 0);
+    ck_assert_uint_eq(chart_ticks(0, 1, 0, ticks), 0);
+    ck_assert_uint_eq(chart_ticks(NAN, 1, 5, ticks), 0);
+    ck_assert_uint_eq(chart_ticks(0, INFINITY, 5, ticks), 0);
+}
+END_TEST
+
+Suite *chart_suite(void)
+{
+    Suite *s = suite_create("chart");
+    TCase *tc = tcase_create("chart");
+
+    tcase_add_test(tc, test_chart_nice_max);
+    tcase_add_test(tc, test_chart_bar_eighths);
+    tcase_add_test(tc, test_chart_bar_minimum);
+    tcase_add_test(tc, test_chart_bar_clipping);
+    tcase_add_test(tc, test_chart_bar_ascii);
+    tcase_add_test(tc, test_chart_format_value);
+    tcase_add_test(tc, test_chart_plot_corners);
+    tcase_add_test(tc, test_chart_plot_diagonal);
+    tcase_add_test(tc, test_chart_plot_log_x);
+    tcase_add_test(tc, test_chart_plot_clipping);
+    tcase_add_test(tc, test_chart_plot_degenerate);
+    tcase_add_test(tc, test_chart_ticks);
+    suite_add_tcase(s, tc);
+    return s;
+}
