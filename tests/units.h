@@ -14,5 +14,6 @@ Suite *text_suite(void);
 Suite *options_suite(void);
 Suite *str_suite(void);
 Suite *tune_suite(void);
+Suite *diff_suite(void);
 
 #endif
