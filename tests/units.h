@@ -15,5 +15,6 @@ Suite *options_suite(void);
 Suite *str_suite(void);
 Suite *tune_suite(void);
 Suite *diff_suite(void);
+Suite *highlight_suite(void);
 
 #endif
