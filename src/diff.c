@@ -1,0 +1,182 @@
+/* diff.c: line differences between two texts, such as the kernels of two lessons. */
+#include "diff.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "str.h"
+
+#define TAB_STOP 4
+
+/* Copies the n bytes of s to dst with its tabs expanded, or only counts them when dst is NULL:
+   one function for both, so that the size computed is the size written. Returns the bytes of
+   the result. Columns are characters, as on screen. */
+static size_t expand_tabs(const char *s, size_t n, char *dst)
+{
+    size_t len = 0, column = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\t') {
+            size_t spaces = TAB_STOP - column % TAB_STOP;
+            if (dst)
+                memset(dst + len, ' ', spaces);
+            len += spaces;
+            column += spaces;
+            continue;
+        }
+        if (dst)
+            dst[len] = s[i];
+        len++;
+        column += str_columns(s + i, 1);
+    }
+    return len;
+}
+
+/* The length of the line that starts at s, without its newline and a '\r' before it. */
+static size_t line_length(const char *s)
+{
+    size_t n = strcspn(s, "\n");
+
+    return n > 0 && s[n - 1] == '\r' ? n - 1 : n;
+}
+
+/* The start of the line after the one at s; the end of the text after the last line. */
+static const char *next_line(const char *s)
+{
+    s += strcspn(s, "\n");
+    return *s ? s + 1 : s;
+}
+
+void lines_split(const char *text, struct lines *out)
+{
+    size_t size = 0, count = 0;
+    char *dst;
+
+    for (const char *s = text; *s; s = next_line(s)) {
+        size += expand_tabs(s, line_length(s), NULL) + 1;
+        count++;
+    }
+    /* One more of each: an empty text must not ask for malloc(0), which may return NULL. */
+    out->buf = malloc(size + 1);
+    out->items = malloc((count + 1) * sizeof *out->items);
+    if (!out->buf || !out->items)
+        abort();
+    out->count = count;
+    dst = out->buf;
+    count = 0;
+    for (const char *s = text; *s; s = next_line(s)) {
+        out->items[count++] = dst;
+        dst += expand_tabs(s, line_length(s), dst);
+        *dst++ = '\0';
+    }
+}
+
+void lines_free(struct lines *l)
+{
+    free(l->buf);
+    free(l->items);
+    l->buf = NULL;
+    l->items = NULL;
+    l->count = 0;
+}
+
+/* The length of s without its trailing blanks. */
+static size_t trimmed_length(const char *s)
+{
+    size_t n = strlen(s);
+
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    return n;
+}
+
+/* Trailing blanks are invisible on screen, so a line that differs only there has not changed. */
+static bool same_line(const char *a, const char *b)
+{
+    size_t n = trimmed_length(a);
+
+    return n == trimmed_length(b) && memcmp(a, b, n) == 0;
+}
+
+/* For every i <= old->count and j <= new_->count, the length of the longest common
+   subsequence of the old lines from i on and the new lines from j on. */
+struct lcs {
+    size_t *len;
+    size_t width;               /* new_->count + 1 */
+};
+
+static size_t lcs_at(const struct lcs *t, size_t i, size_t j)
+{
+    return t->len[i * t->width + j];
+}
+
+static void lcs_compute(const struct lines *old, const struct lines *new_, struct lcs *t)
+{
+    size_t rows = old->count + 1;
+
+    t->width = new_->count + 1;
+    if (t->width > SIZE_MAX / sizeof *t->len / rows)
+        abort();
+    t->len = malloc(rows * t->width * sizeof *t->len);
+    if (!t->len)
+        abort();
+    for (size_t i = rows; i-- > 0;)
+        for (size_t j = t->width; j-- > 0;) {
+            size_t *cell = &t->len[i * t->width + j];
+            if (i == old->count || j == new_->count)
+                *cell = 0;
+            else if (same_line(old->items[i], new_->items[j]))
+                *cell = 1 + lcs_at(t, i + 1, j + 1);
+            else {
+                size_t down = lcs_at(t, i + 1, j), right = lcs_at(t, i, j + 1);
+                *cell = down > right ? down : right;
+            }
+        }
+}
+
+static void push(struct diff *d, enum diff_op op, size_t old_index, size_t new_index)
+{
+    d->items[d->count++] = (struct diff_line){ op, old_index, new_index };
+    d->added += op == DIFF_ADDED;
+    d->removed += op == DIFF_REMOVED;
+}
+
+void diff_lines(const struct lines *old, const struct lines *new_, struct diff *out)
+{
+    size_t i = 0, j = 0;
+    struct lcs t;
+
+    lcs_compute(old, new_, &t);
+    out->items = malloc((old->count + new_->count + 1) * sizeof *out->items);
+    if (!out->items)
+        abort();
+    out->count = out->added = out->removed = 0;
+    while (i < old->count || j < new_->count) {
+        /* Taking a match is always part of some longest common subsequence. Otherwise a tie
+           goes to the removal, which keeps all of a change's removals before its additions. */
+        if (i < old->count && j < new_->count && same_line(old->items[i], new_->items[j]))
+            push(out, DIFF_SAME, i++, j++);
+        else if (i < old->count && (j == new_->count || lcs_at(&t, i + 1, j) >= lcs_at(&t, i, j + 1)))
+            push(out, DIFF_REMOVED, i++, SIZE_MAX);
+        else
+            push(out, DIFF_ADDED, SIZE_MAX, j++);
+    }
+    free(t.len);
+}
+
+void diff_free(struct diff *d)
+{
+    free(d->items);
+    d->items = NULL;
+    d->count = d->added = d->removed = 0;
+}
+
+void diff_mark_new(const struct diff *d, bool *marks, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        marks[i] = false;
+    for (size_t k = 0; k < d->count; k++)
+        if (d->items[k].op == DIFF_ADDED && d->items[k].new_index < count)
+            marks[d->items[k].new_index] = true;
+}

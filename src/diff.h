@@ -1,0 +1,41 @@
+/* diff.h: the lines of a text, and the line differences between two texts. */
+#ifndef CLMM_DIFF_H
+#define CLMM_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct lines {
+    char *buf;
+    char **items;               /* point into buf, no newline at the end */
+    size_t count;
+};
+
+/* Splits text at '\n' (a final newline does not make an empty last line; "\r\n" loses its '\r';
+   tabs are expanded to 4-column stops so that columns on screen are predictable). */
+void lines_split(const char *text, struct lines *out);
+void lines_free(struct lines *l);
+
+enum diff_op { DIFF_SAME, DIFF_ADDED, DIFF_REMOVED };
+
+struct diff_line {
+    enum diff_op op;
+    size_t old_index, new_index;    /* SIZE_MAX where the line has none */
+};
+
+struct diff {
+    struct diff_line *items;
+    size_t count;
+    size_t added, removed;
+};
+
+/* A minimal line diff (longest common subsequence; removals listed before additions within a
+   change, like `diff -u`). Lines compare equal when identical after trimming trailing blanks. */
+void diff_lines(const struct lines *old, const struct lines *new_, struct diff *out);
+void diff_free(struct diff *d);
+
+/* marks[i] (for each line i of new_) = true when line i of new_ is added or changed. marks has
+   new_->count entries. */
+void diff_mark_new(const struct diff *d, bool *marks, size_t count);
+
+#endif

@@ -1,0 +1,317 @@
+/* unit_diff.c: texts split into lines, and the line differences between two of them. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+#include "../src/diff.h"
+#include "../src/lesson.h"
+#include "../src/str.h"
+
+static struct lines old_lines, new_lines;
+static struct diff d;
+
+static void teardown(void)
+{
+    lines_free(&old_lines);
+    lines_free(&new_lines);
+    diff_free(&d);
+}
+
+static void assert_lines(const struct lines *l, size_t count, const char *const *expected)
+{
+    ck_assert_uint_eq(l->count, count);
+    for (size_t i = 0; i < count; i++)
+        ck_assert_msg(strcmp(l->items[i], expected[i]) == 0, "line %zu is \"%s\", expected \"%s\"", i,
+                      l->items[i], expected[i]);
+}
+
+#define ASSERT_LINES(l, ...)                                                          \
+    do {                                                                              \
+        const char *const expected_[] = { __VA_ARGS__ };                              \
+        assert_lines((l), sizeof expected_ / sizeof expected_[0], expected_);         \
+    } while (0)
+
+/* Checks what every diff must be: all old lines in order, each once, as same or removed; all
+   new lines in order as same or added; the counts right; and in each change (a run between
+   two same lines) no removal after an addition. */
+static void assert_consistent(void)
+{
+    size_t i = 0, j = 0, added = 0, removed = 0;
+    bool adding = false;
+
+    for (size_t k = 0; k < d.count; k++) {
+        const struct diff_line *l = &d.items[k];
+        switch (l->op) {
+        case DIFF_SAME:
+            ck_assert_uint_eq(l->old_index, i++);
+            ck_assert_uint_eq(l->new_index, j++);
+            adding = false;
+            break;
+        case DIFF_REMOVED:
+            ck_assert_msg(!adding, "item %zu: a removal after an addition", k);
+            ck_assert_uint_eq(l->old_index, i++);
+            ck_assert_uint_eq(l->new_index, SIZE_MAX);
+            removed++;
+            break;
+        case DIFF_ADDED:
+            ck_assert_uint_eq(l->old_index, SIZE_MAX);
+            ck_assert_uint_eq(l->new_index, j++);
+            adding = true;
+            added++;
+            break;
+        }
+    }
+    ck_assert_uint_eq(i, old_lines.count);
+    ck_assert_uint_eq(j, new_lines.count);
+    ck_assert_uint_eq(d.added, added);
+    ck_assert_uint_eq(d.removed, removed);
+}
+
+/* Splits both texts and compares them into d. */
+static void diff_texts(const char *old_text, const char *new_text)
+{
+    lines_split(old_text, &old_lines);
+    lines_split(new_text, &new_lines);
+    diff_lines(&old_lines, &new_lines, &d);
+    assert_consistent();
+}
+
+/* d as `diff -u` shows a hunk: ' ', '-' or '+' before each line (the old one when the same). */
+static const char *shown(void)
+{
+    static char buf[4096];
+    struct str s;
+
+    str_init(&s, buf, sizeof buf);
+    for (size_t k = 0; k < d.count; k++) {
+        const struct diff_line *l = &d.items[k];
+        if (l->op == DIFF_ADDED)
+            str_appendf(&s, "", "+%s\n", new_lines.items[l->new_index]);
+        else
+            str_appendf(&s, "", "%c%s\n", l->op == DIFF_SAME ? ' ' : '-', old_lines.items[l->old_index]);
+    }
+    ck_assert(!s.truncated);
+    return buf;
+}
+
+START_TEST(test_split_lines)
+{
+    lines_split("a\nb", &old_lines);
+    ASSERT_LINES(&old_lines, "a", "b");
+    lines_free(&old_lines);
+    /* A final newline ends the last line; it does not start another. */
+    lines_split("a\n\nb\n", &old_lines);
+    ASSERT_LINES(&old_lines, "a", "", "b");
+    lines_free(&old_lines);
+    lines_split("\n", &old_lines);
+    ASSERT_LINES(&old_lines, "");
+}
+END_TEST
+
+START_TEST(test_split_empty)
+{
+    lines_split("", &old_lines);
+    ck_assert_uint_eq(old_lines.count, 0);
+}
+END_TEST
+
+START_TEST(test_split_crlf)
+{
+    lines_split("a\r\nb\r\n\r\nc\r\nx\ry", &old_lines);
+    ASSERT_LINES(&old_lines, "a", "b", "", "c", "x\ry");
+}
+END_TEST
+
+START_TEST(test_split_tabs)
+{
+    /* Stops every 4 columns; a tab at a stop moves a whole 4. "\xc3\x97" is one column. */
+    lines_split("\tx\nab\tc\nabcd\te\n\t\td\n\xc3\x97\t|\n", &old_lines);
+    ASSERT_LINES(&old_lines, "    x", "ab  c", "abcd    e", "        d", "\xc3\x97   |");
+}
+END_TEST
+
+START_TEST(test_diff_identical)
+{
+    diff_texts("a\nb\nc\n", "a\nb\nc\n");
+    ck_assert_str_eq(shown(), " a\n b\n c\n");
+    ck_assert_uint_eq(d.added, 0);
+    ck_assert_uint_eq(d.removed, 0);
+}
+END_TEST
+
+START_TEST(test_diff_insert_start)
+{
+    diff_texts("a\nb\n", "x\na\nb\n");
+    ck_assert_str_eq(shown(), "+x\n a\n b\n");
+    ck_assert_uint_eq(d.added, 1);
+    ck_assert_uint_eq(d.removed, 0);
+}
+END_TEST
+
+START_TEST(test_diff_insert_middle)
+{
+    diff_texts("a\nb\nc\n", "a\nx\ny\nb\nc\n");
+    ck_assert_str_eq(shown(), " a\n+x\n+y\n b\n c\n");
+}
+END_TEST
+
+START_TEST(test_diff_insert_end)
+{
+    /* The old text lacks its final newline: that is not a difference. */
+    diff_texts("a\nb", "a\nb\nx\n");
+    ck_assert_str_eq(shown(), " a\n b\n+x\n");
+}
+END_TEST
+
+START_TEST(test_diff_delete)
+{
+    diff_texts("a\nb\nc\nd\n", "a\nd\n");
+    ck_assert_str_eq(shown(), " a\n-b\n-c\n d\n");
+    ck_assert_uint_eq(d.added, 0);
+    ck_assert_uint_eq(d.removed, 2);
+}
+END_TEST
+
+START_TEST(test_diff_change)
+{
+    /* A change shows all its old lines, then all its new ones. */
+    diff_texts("a\nb\nc\nd\n", "a\nx\ny\nz\nd\n");
+    ck_assert_str_eq(shown(), " a\n-b\n-c\n+x\n+y\n+z\n d\n");
+    ck_assert_uint_eq(d.added, 3);
+    ck_assert_uint_eq(d.removed, 2);
+}
+END_TEST
+
+START_TEST(test_diff_trailing_blanks)
+{
+    diff_texts("a  \nb\nc\n", "a\nb\t\nc \n");
+    ck_assert_str_eq(shown(), " a  \n b\n c\n");
+    /* Leading blanks do count. */
+    teardown();
+    diff_texts("a\n", " a\n");
+    ck_assert_str_eq(shown(), "-a\n+ a\n");
+}
+END_TEST
+
+START_TEST(test_diff_empty)
+{
+    diff_texts("", "a\nb\n");
+    ck_assert_str_eq(shown(), "+a\n+b\n");
+    teardown();
+    diff_texts("a\nb\n", "");
+    ck_assert_str_eq(shown(), "-a\n-b\n");
+    teardown();
+    diff_texts("", "");
+    ck_assert_uint_eq(d.count, 0);
+}
+END_TEST
+
+START_TEST(test_diff_minimal)
+{
+    /* The longest common subsequence of abcabba and cbabac has 4 lines (c, a, b, a for one),
+       so a minimal diff removes 3 lines and adds 2. */
+    diff_texts("a\nb\nc\na\nb\nb\na\n", "c\nb\na\nb\na\nc\n");
+    ck_assert_uint_eq(d.removed, 3);
+    ck_assert_uint_eq(d.added, 2);
+    ck_assert_uint_eq(d.count, 9);
+}
+END_TEST
+
+START_TEST(test_diff_marks)
+{
+    bool marks[6];
+
+    memset(marks, true, sizeof marks);
+    diff_texts("a\nb\nc\nd\ne\n", "a\nB\nc\nnew\nd\ne\n");
+    ck_assert_str_eq(shown(), " a\n-b\n+B\n c\n+new\n d\n e\n");
+    diff_mark_new(&d, marks, new_lines.count);
+    ck_assert(!marks[0]);
+    ck_assert(marks[1]);        /* changed */
+    ck_assert(!marks[2]);
+    ck_assert(marks[3]);        /* added */
+    ck_assert(!marks[4]);
+    ck_assert(!marks[5]);
+}
+END_TEST
+
+START_TEST(test_diff_marks_removal_only)
+{
+    /* A removed line has no line in the new text to mark. */
+    bool marks[2] = { true, true };
+
+    diff_texts("a\nb\nc\n", "a\nc\n");
+    diff_mark_new(&d, marks, new_lines.count);
+    ck_assert(!marks[0]);
+    ck_assert(!marks[1]);
+}
+END_TEST
+
+/* The kernel of a lesson, malloc'd. */
+static char *kernel(const char *name)
+{
+    char path[4096];
+    struct error e;
+    char *text;
+
+    snprintf(path, sizeof path, "%s/kernels/%s", CLMM_SRCDIR, name);
+    error_init(&e);
+    text = read_file(path, &e);
+    ck_assert_msg(text != NULL, "%s", e.msg);
+    return text;
+}
+
+START_TEST(test_diff_kernels)
+{
+    char *before = kernel("05-local-tiles.cl"), *after = kernel("06-more-work.cl");
+    bool *marks;
+    size_t marked = 0;
+
+    diff_texts(before, after);
+    ck_assert_uint_gt(d.added, 0);
+    ck_assert_uint_gt(d.removed, 0);
+    marks = malloc(new_lines.count * sizeof *marks);
+    ck_assert_ptr_nonnull(marks);
+    diff_mark_new(&d, marks, new_lines.count);
+    for (size_t i = 0; i < new_lines.count; i++)
+        marked += marks[i];
+    ck_assert_uint_eq(marked, d.added);
+    /* The same kernel against itself: nothing changed. */
+    teardown();
+    diff_texts(after, after);
+    ck_assert_uint_eq(d.added + d.removed, 0);
+    free(marks);
+    free(before);
+    free(after);
+}
+END_TEST
+
+Suite *diff_suite(void)
+{
+    Suite *s = suite_create("diff");
+    TCase *split = tcase_create("lines_split");
+    TCase *diff = tcase_create("diff_lines");
+
+    tcase_add_checked_fixture(split, NULL, teardown);
+    tcase_add_test(split, test_split_lines);
+    tcase_add_test(split, test_split_empty);
+    tcase_add_test(split, test_split_crlf);
+    tcase_add_test(split, test_split_tabs);
+    suite_add_tcase(s, split);
+    tcase_add_checked_fixture(diff, NULL, teardown);
+    tcase_add_test(diff, test_diff_identical);
+    tcase_add_test(diff, test_diff_insert_start);
+    tcase_add_test(diff, test_diff_insert_middle);
+    tcase_add_test(diff, test_diff_insert_end);
+    tcase_add_test(diff, test_diff_delete);
+    tcase_add_test(diff, test_diff_change);
+    tcase_add_test(diff, test_diff_trailing_blanks);
+    tcase_add_test(diff, test_diff_empty);
+    tcase_add_test(diff, test_diff_minimal);
+    tcase_add_test(diff, test_diff_marks);
+    tcase_add_test(diff, test_diff_marks_removal_only);
+    tcase_add_test(diff, test_diff_kernels);
+    suite_add_tcase(s, diff);
+    return s;
+}
