@@ -266,6 +266,31 @@ START_TEST(test_text_print_heading_emphasis)
 }
 END_TEST
 
+/* The spans the screen colours: emphasis without its marks, code with its backquotes, and
+   asterisks that are arithmetic left in plain text. */
+START_TEST(test_text_spans)
+{
+    const char *line = "use *local* memory: `barrier(CLK_LOCAL_MEM_FENCE)`, 2 * M or a*b*c";
+    struct text_span sp[8];
+    size_t n = text_spans(line, sp, 8);
+
+    ck_assert_uint_eq(n, 5);
+    ck_assert_int_eq(sp[0].kind, SPAN_PLAIN);
+    ck_assert_int_eq(sp[1].kind, SPAN_EMPHASIS);
+    ck_assert_int_eq((int)sp[1].len, 5);
+    ck_assert(strncmp(sp[1].text, "local", 5) == 0);
+    ck_assert_int_eq(sp[2].kind, SPAN_PLAIN);
+    ck_assert_int_eq(sp[3].kind, SPAN_CODE);
+    ck_assert(strncmp(sp[3].text, "`barrier(CLK_LOCAL_MEM_FENCE)`", sp[3].len) == 0);
+    ck_assert_int_eq(sp[4].kind, SPAN_PLAIN);
+    ck_assert(strncmp(sp[4].text, ", 2 * M or a*b*c", sp[4].len) == 0);
+    /* An unclosed backquote and a lone asterisk are text; only max spans are written. */
+    ck_assert_uint_eq(text_spans("a `b and *", sp, 8), 1);
+    ck_assert_uint_eq(text_spans("*a* *b* *c*", sp, 2), 5);
+    ck_assert_uint_eq(text_spans("", sp, 8), 0);
+}
+END_TEST
+
 Suite *text_suite(void)
 {
     Suite *s = suite_create("text");
@@ -283,6 +308,7 @@ Suite *text_suite(void)
     tcase_add_test(layout, test_text_blank_lines);
     tcase_add_test(layout, test_text_empty);
     tcase_add_test(layout, test_text_markup_kept);
+    tcase_add_test(layout, test_text_spans);
     suite_add_tcase(s, layout);
     tcase_add_test(print, test_text_print);
     tcase_add_test(print, test_text_print_arithmetic);
