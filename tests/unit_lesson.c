@@ -671,9 +671,13 @@ START_TEST(test_lesson_shipped)
         const struct lesson *l = &set.items[i];
         ck_assert_msg(l->number == (int)i, "lessons are not numbered 0, 1, 2, ...: %s is lesson %d at "
                       "place %zu", l->file, l->number, i);
-        if (l->engine == ENGINE_OPENCL)
-            ck_assert_msg(l->kernel_file && access(l->kernel_file, R_OK) == 0,
-                          "%s: kernel %s is not readable", l->file, l->kernel_file);
+        if (l->engine != ENGINE_OPENCL)
+            continue;
+        ck_assert_msg(l->kernel_file && access(l->kernel_file, R_OK) == 0,
+                      "%s: kernel %s is not readable", l->file, l->kernel_file);
+        /* Optional in the format, but the shipped lessons all have their diagram. */
+        ck_assert_msg(l->layout.tile[0] && l->layout.item[0] && l->layout.loads,
+                      "%s lacks a tile, item or loads line", l->file);
     }
     lesson_set_free(&set);
 }
