@@ -461,31 +461,31 @@ void measure_refused(const struct lesson *l, const struct param_set *ps, struct 
     error_set(&r->error, "%s", why->msg);
 }
 
-static int build_kernel(struct lesson_runner *lr, struct error *e)
+int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps,
+                  cl_program *program, cl_kernel *kernel, struct error *e)
 {
-    struct ocl *cl = lr->base.w->cl;
     char options[4096];
     struct str s;
     char *source;
     int rc;
 
     str_init(&s, options, sizeof options);
-    if (lr->lesson->options)
-        str_appendf(&s, " ", "%s", lr->lesson->options);
-    for (size_t i = 0; i < lr->lesson->nparams; i++)
-        str_appendf(&s, " ", "-D%s=%lld", lr->lesson->params[i].name, lr->params->values[i]);
+    if (l->options)
+        str_appendf(&s, " ", "%s", l->options);
+    for (size_t i = 0; i < l->nparams; i++)
+        str_appendf(&s, " ", "-D%s=%lld", l->params[i].name, ps->values[i]);
     if (s.truncated) {
         error_set(e, "the compiler options of lesson %d are longer than %zu characters",
-                  lr->lesson->number, sizeof options - 1);
+                  l->number, sizeof options - 1);
         return -1;
     }
-    source = lesson_kernel_source(lr->lesson, e);
+    source = lesson_kernel_source(l, e);
     if (!source)
         return -1;
-    rc = ocl_build(cl, source, options, lr->lesson->entry, &lr->program, &lr->kernel, e);
+    rc = ocl_build(cl, source, options, l->entry, program, kernel, e);
     free(source);
     if (rc < 0)
-        error_prefix(e, "%s", lr->lesson->kernel_file);
+        error_prefix(e, "%s", l->kernel_file);
     return rc;
 }
 
@@ -585,7 +585,7 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     lr->b = l->b_transposed ? (struct matrix_layout){ lr->g.run.n, lr->g.run.k, l->column_major, true }
                             : (struct matrix_layout){ lr->g.run.k, lr->g.run.n, l->column_major, false };
     lr->c = (struct matrix_layout){ lr->g.run.m, lr->g.run.n, l->column_major, false };
-    if (!lr->kernel && build_kernel(lr, e) < 0)
+    if (!lr->kernel && measure_build(self->w->cl, l, lr->params, &lr->program, &lr->kernel, e) < 0)
         return FAILED;
     pr = workspace_load(self->w, s, &lr->a, &lr->b, &lr->c, e);
     if (pr != PREPARED)

@@ -73,6 +73,10 @@ void workspace_free(struct workspace *w);
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
                     const struct measure_config *cfg, struct run_result *r);
 
+/* Builds the lesson's kernel with its options and the parameters as -DNAME=VALUE. */
+int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps,
+                  cl_program *program, cl_kernel *kernel, struct error *e);
+
 /* The result of a lesson at a size refused for every lesson (see workspace_init). */
 void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,
                      const struct error *why, struct run_result *r);
