@@ -58,6 +58,15 @@ static int eval(const char *expr, const struct env_storage *st, long long *v, st
     return 0;
 }
 
+int geometry_eval(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
+                  const char *expr, long long *value, struct error *e)
+{
+    struct env_storage st;
+
+    make_env(l, ps, s, &st);
+    return eval(expr, &st, value, e);
+}
+
 /* The smallest size at or above s that meets the lesson's multiple and square lines. */
 static int padded_size(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
                        struct gemm_size *out, struct error *e)

@@ -43,6 +43,11 @@ void param_set_format(const struct lesson *l, const struct param_set *ps, char *
 int geometry_compute(const struct lesson *l, const struct param_set *ps, struct gemm_size asked,
                      struct geometry *g, struct error *e);
 
+/* Evaluates one of the lesson's expressions at the size s (M, N and K of the launch, after
+   padding) with these parameters. */
+int geometry_eval(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
+                  const char *expr, long long *value, struct error *e);
+
 /* 2*M*N*K of the size asked for. */
 double gemm_flops(struct gemm_size s);
 

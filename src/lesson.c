@@ -25,9 +25,11 @@ struct reader {
     struct error *e;
     struct pending_expr *exprs;
     size_t nexprs;
-    char seen[32][16];          /* the keys met so far */
+    struct {
+        char key[16];
+        int line;
+    } seen[32];                 /* the keys met so far, and where, for errors found at the end */
     size_t nseen;
-    int local_line;             /* where "local:" was, for a mismatch found at the end */
 };
 
 static int bad(struct reader *r, const char *fmt, const char *arg)
@@ -178,6 +180,52 @@ static int parse_args(struct reader *r, const char *value)
     return 0;
 }
 
+struct fixed_list {
+    char **out;
+    size_t want, count;
+};
+
+static int add_fixed(struct reader *r, char *part, void *ctx)
+{
+    struct fixed_list *f = ctx;
+
+    (void)r;
+    if (f->count < f->want)
+        f->out[f->count] = part;
+    else
+        free(part);
+    f->count++;
+    return 0;
+}
+
+/* "E1, E2" into exactly want expressions; form says what is expected, for the message. */
+static int parse_fixed(struct reader *r, const char *value, char **out, size_t want, const char *form)
+{
+    struct fixed_list f = { out, want, 0 };
+    char what[128];
+
+    if (split_list(r, value, &f, add_fixed) < 0)
+        return -1;
+    if (f.count != want) {
+        snprintf(what, sizeof what, "expected %s, found %zu", form, f.count);
+        return bad(r, "%s", what);
+    }
+    for (size_t i = 0; i < want; i++)
+        if (remember(r, out[i]) < 0)
+            return -1;
+    return 0;
+}
+
+static int parse_pair(struct reader *r, const char *value, char **out)
+{
+    return parse_fixed(r, value, out, 2, "two expressions (ROWS, COLS)");
+}
+
+static int parse_one(struct reader *r, const char *value, char **out)
+{
+    return parse_fixed(r, value, out, 1, "one expression");
+}
+
 /* "NAME = DEFAULT in V1, V2, ..." */
 static int add_value(struct reader *r, char *part, void *ctx)
 {
@@ -306,6 +354,15 @@ static int set_string(char **field, const char *value)
     return 0;
 }
 
+/* The line of the header where key was given, or 0. */
+static int key_line(const struct reader *r, const char *key)
+{
+    for (size_t i = 0; i < r->nseen; i++)
+        if (strcmp(r->seen[i].key, key) == 0)
+            return r->seen[i].line;
+    return 0;
+}
+
 /* param, multiple and require may repeat; every other key is given at most once. */
 static int check_once(struct reader *r, const char *key)
 {
@@ -314,12 +371,35 @@ static int check_once(struct reader *r, const char *key)
     for (size_t i = 0; i < sizeof repeatable / sizeof repeatable[0]; i++)
         if (strcmp(key, repeatable[i]) == 0)
             return 0;
-    for (size_t i = 0; i < r->nseen; i++)
-        if (strcmp(r->seen[i], key) == 0)
-            return bad(r, "\"%s\" is given twice", key);
-    if (r->nseen < sizeof r->seen / sizeof r->seen[0])
-        snprintf(r->seen[r->nseen++], sizeof r->seen[0], "%s", key);
+    if (key_line(r, key) > 0)
+        return bad(r, "\"%s\" is given twice", key);
+    if (r->nseen < sizeof r->seen / sizeof r->seen[0]) {
+        snprintf(r->seen[r->nseen].key, sizeof r->seen[0].key, "%s", key);
+        r->seen[r->nseen++].line = r->line;
+    }
     return 0;
+}
+
+/* The keys that describe how the kernel divides the work (struct lesson_layout). */
+static int parse_layout_line(struct reader *r, const char *key, const char *value)
+{
+    struct lesson_layout *y = &r->l->layout;
+
+    if (strcmp(key, "tile") == 0)
+        return parse_pair(r, value, y->tile);
+    if (strcmp(key, "item") == 0)
+        return parse_pair(r, value, y->item);
+    if (strcmp(key, "item-run") == 0)
+        return parse_pair(r, value, y->item_run);
+    if (strcmp(key, "local-a") == 0)
+        return parse_pair(r, value, y->local_a);
+    if (strcmp(key, "local-b") == 0)
+        return parse_pair(r, value, y->local_b);
+    if (strcmp(key, "local-copies") == 0)
+        return parse_one(r, value, &y->local_copies);
+    if (strcmp(key, "loads") == 0)
+        return parse_one(r, value, &y->loads);
+    return bad(r, "unknown key \"%s\" (see lessons/FORMAT or clmm-tutor(1))", key);
 }
 
 static int parse_line(struct reader *r, const char *key, const char *value, const char *const *kernel_dirs)
@@ -391,15 +471,13 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         return parse_param(r, value);
     if (strcmp(key, "global") == 0)
         return parse_dims(r, value, l->global, &l->dims);
-    if (strcmp(key, "local") == 0) {
-        r->local_line = r->line;
+    if (strcmp(key, "local") == 0)
         return parse_dims(r, value, l->local, &l->local_dims);
-    }
     if (strcmp(key, "multiple") == 0)
         return parse_multiple(r, value);
     if (strcmp(key, "require") == 0)
         return parse_require(r, value);
-    return bad(r, "unknown key \"%s\" (see lessons/FORMAT or clmm-tutor(1))", key);
+    return parse_layout_line(r, key, value);
 }
 
 /* Every expression must evaluate with the parameters at their defaults and some sizes:
@@ -448,6 +526,12 @@ static char *shorten(const char *title)
     return out;
 }
 
+static bool has_layout(const struct lesson_layout *y)
+{
+    return y->tile[0] || y->item[0] || y->item_run[0] || y->local_a[0] || y->local_b[0] ||
+           y->local_copies || y->loads;
+}
+
 static int check_complete(struct reader *r)
 {
     struct lesson *l = r->l;
@@ -472,12 +556,22 @@ static int check_complete(struct reader *r)
     if (!l->short_title)
         l->short_title = shorten(l->title);
     if (l->engine == ENGINE_HOST && (l->kernel_file || l->entry || l->options || l->nargs || l->dims ||
-                                     l->local_dims || l->b_transposed || l->column_major))
+                                     l->local_dims || l->b_transposed || l->column_major ||
+                                     has_layout(&l->layout)))
         return bad(r, "%s", "a host lesson (engine: host) takes no kernel, entry, options, args, "
-                            "global, local, order or b-transposed lines");
+                            "global, local, order or b-transposed lines, nor the keys of its "
+                            "work-groups (tile, item, item-run, local-a, local-b, local-copies, loads)");
     if (l->local_dims && l->local_dims != l->dims) {
-        r->line = r->local_line;
+        r->line = key_line(r, "local");
         return bad(r, "%s", "local has a different number of dimensions than global");
+    }
+    if (l->layout.item_run[0] && !l->layout.item[0]) {
+        r->line = key_line(r, "item-run");
+        return bad(r, "%s", "item-run needs an item line: runs of the work-item's block");
+    }
+    if (l->layout.local_copies && !l->layout.local_a[0] && !l->layout.local_b[0]) {
+        r->line = key_line(r, "local-copies");
+        return bad(r, "%s", "local-copies needs a local-a or local-b line: copies of those tiles");
     }
     return check_expressions(r);
 }
@@ -528,6 +622,19 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
     return rc;
 }
 
+static void layout_free(struct lesson_layout *y)
+{
+    for (size_t i = 0; i < 2; i++) {
+        free(y->tile[i]);
+        free(y->item[i]);
+        free(y->item_run[i]);
+        free(y->local_a[i]);
+        free(y->local_b[i]);
+    }
+    free(y->local_copies);
+    free(y->loads);
+}
+
 void lesson_free(struct lesson *l)
 {
     free(l->title);
@@ -555,6 +662,7 @@ void lesson_free(struct lesson *l)
         free(l->requires[i].message);
     }
     free(l->requires);
+    layout_free(&l->layout);
     free(l->text);
     memset(l, 0, sizeof *l);
 }

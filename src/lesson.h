@@ -38,6 +38,18 @@ struct lesson_require {
     char *message;
 };
 
+/* How the kernel divides the work, for the work-group diagram: expressions, NULL where the
+   lesson file does not say (every key is optional; lessons/FORMAT). Pairs are rows, columns. */
+struct lesson_layout {
+    char *tile[2];              /* the block of C one work-group computes */
+    char *item[2];              /* the block of C one work-item computes */
+    char *item_run[2];          /* its outputs in runs of this many neighbours; NULL: one block */
+    char *local_a[2];           /* A's tile in local memory, in rows and columns of A */
+    char *local_b[2];           /* B's tile, in rows and columns of B */
+    char *local_copies;         /* copies of those tiles; NULL: 1 */
+    char *loads;                /* floats one work-group reads from global memory */
+};
+
 struct lesson {
     int number;
     char *title;
@@ -64,6 +76,7 @@ struct lesson {
     size_t nmultiples;
     struct lesson_require *requires;
     size_t nrequires;
+    struct lesson_layout layout;
     char *text;                 /* the explanation */
 };
 

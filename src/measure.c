@@ -481,8 +481,8 @@ void measure_refused(const struct lesson *l, const struct param_set *ps, struct 
     error_set(&r->error, "%s", why->msg);
 }
 
-static int build_kernel(struct ocl *cl, const struct lesson *l, const struct param_set *ps,
-                        const char *given, cl_program *program, cl_kernel *kernel, struct error *e)
+int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *given,
+                  cl_program *program, cl_kernel *kernel, struct error *e)
 {
     char options[4096];
     struct str s;
@@ -508,18 +508,6 @@ static int build_kernel(struct ocl *cl, const struct lesson *l, const struct par
     return rc;
 }
 
-int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
-                  struct error *e)
-{
-    cl_program program;
-    cl_kernel kernel;
-
-    if (build_kernel(cl, l, ps, source, &program, &kernel, e) < 0)
-        return -1;
-    clReleaseKernel(kernel);
-    clReleaseProgram(program);
-    return 0;
-}
 
 /* Device limits: known from the geometry and, after the build, from the kernel itself. */
 static enum prepare_result check_limits(struct lesson_runner *lr, struct error *e)
@@ -617,7 +605,7 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     lr->b = l->b_transposed ? (struct matrix_layout){ lr->g.run.n, lr->g.run.k, l->column_major, true }
                             : (struct matrix_layout){ lr->g.run.k, lr->g.run.n, l->column_major, false };
     lr->c = (struct matrix_layout){ lr->g.run.m, lr->g.run.n, l->column_major, false };
-    if (!lr->kernel && build_kernel(self->w->cl, l, lr->params, lr->source, &lr->program, &lr->kernel, e) < 0)
+    if (!lr->kernel && measure_build(self->w->cl, l, lr->params, lr->source, &lr->program, &lr->kernel, e) < 0)
         return FAILED;
     pr = workspace_load(self->w, s, &lr->a, &lr->b, &lr->c, e);
     if (pr != PREPARED)

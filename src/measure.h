@@ -78,11 +78,10 @@ void workspace_free(struct workspace *w);
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
                     const struct measure_config *cfg, struct run_result *r);
 
-/* Builds lesson l's kernel from source (NULL: its file) with the parameters ps, then
-   releases it: to check an edited kernel before using it. On a failure, e's detail holds
-   the build log. */
+/* Builds the lesson's kernel from source (NULL: its file) with its options and the
+   parameters as -DNAME=VALUE. On a build failure, e's detail holds the build log. */
 int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
-                  struct error *e);
+                  cl_program *program, cl_kernel *kernel, struct error *e);
 
 /* The result of a lesson at a size refused for every lesson (see workspace_init). */
 void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,

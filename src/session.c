@@ -605,8 +605,15 @@ static void reload(struct session *s)
     error_init(&e);
     pthread_mutex_unlock(&s->lock);
     text = lesson_kernel_source(l, &e);
-    if (text)
-        rc = measure_build(&s->cl, l, &ps, text, &e);
+    if (text) {
+        cl_program program;
+        cl_kernel kernel;
+        rc = measure_build(&s->cl, l, &ps, text, &program, &kernel, &e);
+        if (rc == 0) {
+            clReleaseKernel(kernel);
+            clReleaseProgram(program);
+        }
+    }
     pthread_mutex_lock(&s->lock);
     if (rc == 0) {
         free(s->sources[index]);

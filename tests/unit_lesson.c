@@ -489,6 +489,93 @@ START_TEST(test_lesson_duplicate_single_value_key)
 }
 END_TEST
 
+/* The keys of the work-group diagram, put in place of the blank line 5. */
+static const char layout_keys[] =
+    "tile: TS, TS\n"
+    "item: 1, WPT\n"
+    "item-run: 1, min(WPT, 2)\n"
+    "local-a: TS, TS + 1\n"
+    "local-b: TS, TS\n"
+    "local-copies: 2\n"
+    "loads: (TS + TS) * K\n";
+
+START_TEST(test_lesson_layout)
+{
+    struct lesson l;
+    const struct lesson_layout *y = &l.layout;
+
+    parse_ok(full_lesson_with(5, layout_keys), &l);
+    ck_assert_str_eq(y->tile[0], "TS");
+    ck_assert_str_eq(y->tile[1], "TS");
+    ck_assert_str_eq(y->item[0], "1");
+    ck_assert_str_eq(y->item[1], "WPT");
+    ck_assert_str_eq(y->item_run[0], "1");
+    ck_assert_str_eq(y->item_run[1], "min(WPT, 2)");     /* the comma of a call is no separator */
+    ck_assert_str_eq(y->local_a[0], "TS");
+    ck_assert_str_eq(y->local_a[1], "TS + 1");
+    ck_assert_str_eq(y->local_b[1], "TS");
+    ck_assert_str_eq(y->local_copies, "2");
+    ck_assert_str_eq(y->loads, "(TS + TS) * K");
+    lesson_free(&l);
+}
+END_TEST
+
+/* Every key is optional: without them nothing is set, and the diagram shows what it can. */
+START_TEST(test_lesson_layout_optional)
+{
+    struct lesson l;
+    const struct lesson_layout *y = &l.layout;
+
+    parse_ok(full_lesson, &l);
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_ptr_null(y->tile[i]);
+        ck_assert_ptr_null(y->item[i]);
+        ck_assert_ptr_null(y->item_run[i]);
+        ck_assert_ptr_null(y->local_a[i]);
+        ck_assert_ptr_null(y->local_b[i]);
+    }
+    ck_assert_ptr_null(y->local_copies);
+    ck_assert_ptr_null(y->loads);
+    lesson_free(&l);
+    parse_ok(full_lesson_with(5, "loads: 2 * K * TS\n"), &l);
+    ck_assert_str_eq(y->loads, "2 * K * TS");
+    ck_assert_ptr_null(y->tile[0]);
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_layout_errors)
+{
+    /* Pairs take two expressions, the others one. */
+    parse_fails(full_lesson_with(5, "tile: TS\n"), 5, "expected two expressions (ROWS, COLS), found 1");
+    parse_fails(full_lesson_with(5, "item: 1, WPT, 1\n"), 5, "found 3");
+    parse_fails(full_lesson_with(5, "local-b: TS TS\n"), 5, "two expressions");
+    parse_fails(full_lesson_with(5, "loads: K, TS\n"), 5, "expected one expression, found 2");
+    parse_fails(full_lesson_with(5, "local-copies: 2, 2\n"), 5, "one expression");
+    parse_fails(full_lesson_with(5, "local-a: , TS\n"), 5, "empty item");
+    /* Checked like the other expressions, at their own line. */
+    parse_fails(full_lesson_with(5, "tile: TS, TS\nlocal-a: TS, TSK\n"), 6, "unknown name");
+    parse_fails(full_lesson_with(5, "loads: K / (TS - 16)\n"), 5, "division by zero");
+    parse_fails(full_lesson_with(5, "item: 1, (WPT\n"), 5, "')'");
+    /* Given once. */
+    parse_fails2(full_lesson_with(5, "tile: TS, TS\ntile: TS, 2 * TS\n"), 6, "tile", "twice");
+    parse_fails2(full_lesson_with(5, "loads: K\nitem: 1, 1\nloads: K\n"), 7, "loads", "twice");
+    parse_fails2(full_lesson_with(5, "local-copies: 2\nlocal-a: TS, TS\nlocal-copies: 1\n"), 7,
+                 "local-copies", "twice");
+    /* What they refer to must be there; reported at their own line, found at the end. */
+    parse_fails(full_lesson_with(5, "local-copies: 2\n"), 5, "local-copies needs a local-a or local-b line");
+    parse_fails(full_lesson_with(5, "tile: TS, TS\nitem-run: 1, 1\n"), 6, "item-run needs an item line");
+}
+END_TEST
+
+START_TEST(test_lesson_layout_host)
+{
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\ntile: 1, 1\n---\n", 6, "takes no kernel");
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nloads: 2 * M * N * K\n---\n", 6,
+                "loads");
+}
+END_TEST
+
 START_TEST(test_lesson_set_load)
 {
     struct lesson_set set;
@@ -584,9 +671,13 @@ START_TEST(test_lesson_shipped)
         const struct lesson *l = &set.items[i];
         ck_assert_msg(l->number == (int)i, "lessons are not numbered 0, 1, 2, ...: %s is lesson %d at "
                       "place %zu", l->file, l->number, i);
-        if (l->engine == ENGINE_OPENCL)
-            ck_assert_msg(l->kernel_file && access(l->kernel_file, R_OK) == 0,
-                          "%s: kernel %s is not readable", l->file, l->kernel_file);
+        if (l->engine != ENGINE_OPENCL)
+            continue;
+        ck_assert_msg(l->kernel_file && access(l->kernel_file, R_OK) == 0,
+                      "%s: kernel %s is not readable", l->file, l->kernel_file);
+        /* Optional in the format, but the shipped lessons all have their diagram. */
+        ck_assert_msg(l->layout.tile[0] && l->layout.item[0] && l->layout.loads,
+                      "%s lacks a tile, item or loads line", l->file);
     }
     lesson_set_free(&set);
 }
@@ -621,6 +712,10 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_kernel_not_found);
     tcase_add_test(parse, test_lesson_duplicate_key);
     tcase_add_test(parse, test_lesson_duplicate_single_value_key);
+    tcase_add_test(parse, test_lesson_layout);
+    tcase_add_test(parse, test_lesson_layout_optional);
+    tcase_add_test(parse, test_lesson_layout_errors);
+    tcase_add_test(parse, test_lesson_layout_host);
     suite_add_tcase(s, parse);
 
     tcase_add_unchecked_fixture(load, root_setup, root_teardown);

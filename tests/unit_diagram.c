@@ -1,0 +1,479 @@
+/* unit_diagram.c: the work-group figures of the shipped lessons, worked out by hand from their
+   kernels, the device checks, and the drawing in panes from 36 x 10 to 120 x 40. */
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+#include "../src/diagram.h"
+#include "../src/str.h"
+
+static struct lesson_set lessons;
+
+static void setup(void)
+{
+    struct error e;
+
+    error_init(&e);
+    ck_assert_msg(lesson_set_load(CLMM_SRCDIR "/lessons", &lessons, &e) == 0, "%s", e.msg);
+}
+
+static void teardown(void)
+{
+    lesson_set_free(&lessons);
+}
+
+static const struct lesson *lesson(int number)
+{
+    const struct lesson *l = lesson_set_find(&lessons, number);
+
+    ck_assert_msg(l != NULL, "no lesson %d", number);
+    return l;
+}
+
+static const struct gemm_size cube = { 1024, 1024, 1024 }, odd = { 1000, 700, 300 };
+
+/* The figures of a lesson with its defaults, one parameter changed when name is not NULL. */
+static void compute(int number, struct gemm_size size, const char *name, long long value,
+                    const struct diagram_limits *limits, struct diagram *d)
+{
+    const struct lesson *l = lesson(number);
+    struct param_set ps;
+    struct error e;
+
+    param_set_defaults(l, &ps);
+    if (name)
+        ps.values[lesson_param_index(l, name)] = value;
+    error_init(&e);
+    ck_assert_msg(diagram_compute(l, &ps, size, limits, d, &e) == 0, "lesson %d: %s", number, e.msg);
+}
+
+static void assert_figures(const struct diagram *d, long long groups_m, long long groups_n,
+                           size_t group_items, unsigned long long local_bytes, long long outputs,
+                           double loads_per_flop)
+{
+    ck_assert_int_eq(d->groups_m, groups_m);
+    ck_assert_int_eq(d->groups_n, groups_n);
+    ck_assert_uint_eq(d->g.groups, (size_t)(groups_m * groups_n));
+    ck_assert_uint_eq(d->g.group_items, group_items);
+    ck_assert_uint_eq(d->local_bytes, local_bytes);
+    ck_assert_int_eq(d->outputs_per_item, outputs);
+    ck_assert_double_eq_tol(d->loads_per_flop, loads_per_flop, 1e-12);
+    ck_assert_int_eq(d->nwarnings, 0);
+}
+
+/* Lesson 1, TS = 16: a work-item per element of C, each reading a row of A and a column of B,
+   2K floats for 2K flops. No local memory. At 1000x700 M and N are padded to 1008x704 (the
+   multiples of 16), K stays 300. */
+START_TEST(test_diagram_naive)
+{
+    struct diagram d;
+
+    compute(1, cube, NULL, 0, NULL, &d);
+    assert_figures(&d, 64, 64, 256, 0, 1, 1.0);
+    ck_assert(!d.g.padded);
+    compute(1, odd, NULL, 0, NULL, &d);
+    assert_figures(&d, 63, 44, 256, 0, 1, 1.0);
+    ck_assert(d.g.padded);
+    ck_assert_int_eq(d.g.run.m, 1008);
+    ck_assert_int_eq(d.g.run.n, 704);
+    ck_assert_int_eq(d.g.run.k, 300);
+}
+END_TEST
+
+/* Lesson 4, WG = 32, a 1-D NDRange of N work-items: a group computes 32 whole rows of C (one
+   per work-item), reads its 32 rows of A once (32N floats) and every column of B once into
+   bcol (N*N), which is the local(N) argument: 4N bytes. Loads per flop (32N + N*N) * N/32 /
+   (2N^3) = (32 + N) / (64 N). 1000x700x300 is padded to the square 1024. */
+START_TEST(test_diagram_row_local_b)
+{
+    struct diagram d;
+
+    compute(4, cube, NULL, 0, NULL, &d);
+    assert_figures(&d, 32, 1, 32, 4 * 1024, 1024, (32.0 + 1024) / (64.0 * 1024));
+    ck_assert_int_eq(d.tile_rows, 32);
+    ck_assert_int_eq(d.tile_cols, 1024);
+    ck_assert_int_eq(d.local_b_rows, 1024);
+    ck_assert_int_eq(d.local_b_cols, 1);
+    ck_assert(!d.has_local_a);
+    ck_assert_uint_eq(d.g.dims, 1);
+    compute(4, odd, NULL, 0, NULL, &d);
+    assert_figures(&d, 32, 1, 32, 4 * 1024, 1024, (32.0 + 1024) / (64.0 * 1024));
+    ck_assert(d.g.padded);
+    ck_assert_int_eq(d.g.run.k, 1024);
+}
+END_TEST
+
+/* Lesson 5, TS = 16: Atile and Btile of 16x16 floats, 2 KiB; per step of 16 along K a group
+   reads both tiles, 2*16*K floats for 2*16*16*K flops: 1/16. Padded to 1008x704x304. */
+START_TEST(test_diagram_local_tiles)
+{
+    struct diagram d;
+
+    compute(5, cube, NULL, 0, NULL, &d);
+    assert_figures(&d, 64, 64, 256, 2048, 1, 1.0 / 16);
+    compute(5, odd, NULL, 0, NULL, &d);
+    assert_figures(&d, 63, 44, 256, 2048, 1, 1.0 / 16);
+    ck_assert_int_eq(d.g.run.k, 304);
+}
+END_TEST
+
+/* Lesson 9, 128x128 tiles, TSK = 16, 8x8 per work-item: 16x16 work-items, Atile[16][128] and
+   Btile[128][16 + 1] (padded), 4 * (2048 + 2176) = 16896 bytes; (128 + 128) K floats for
+   2*128*128*K flops: 1/128. Rows lr + wm*16: runs of 1. Padded to 1024x768x304. */
+START_TEST(test_diagram_register_blocks)
+{
+    struct diagram d;
+
+    compute(9, cube, NULL, 0, NULL, &d);
+    assert_figures(&d, 8, 8, 256, 16896, 64, 1.0 / 128);
+    ck_assert_int_eq(d.run_rows, 1);
+    ck_assert_int_eq(d.run_cols, 1);
+    ck_assert_int_eq(d.local_b_rows, 17);
+    compute(9, odd, NULL, 0, NULL, &d);
+    assert_figures(&d, 8, 6, 256, 16896, 64, 1.0 / 128);
+    ck_assert_int_eq(d.g.run.m, 1024);
+    ck_assert_int_eq(d.g.run.n, 768);
+    ck_assert_int_eq(d.g.run.k, 304);
+}
+END_TEST
+
+/* Lesson 13, TSK = 8: two buffers of Atile[8][128/4 + 1] and Btile[8][128/4] float4s,
+   2 * 16 * (8*33 + 8*32) = 16640 bytes. No padding by the engine: at 1000x700x300 the grid is
+   cdiv(1000, 128) = 8 by cdiv(700, 128) = 6 groups, and the groups read only what lies inside
+   A and B: A's 1000 rows of 300 once per column of groups, B's 300 rows of 700 once per row
+   of groups, 300 * (1000*6 + 700*8) = 3480000 floats for 2*1000*700*300 flops. */
+START_TEST(test_diagram_row_major_fast)
+{
+    struct diagram d;
+
+    compute(13, cube, NULL, 0, NULL, &d);
+    assert_figures(&d, 8, 8, 256, 16640, 64, 1.0 / 128);
+    ck_assert_int_eq(d.local_copies, 2);
+    ck_assert_int_eq(d.run_rows, 4);
+    compute(13, odd, NULL, 0, NULL, &d);
+    assert_figures(&d, 8, 6, 256, 16640, 64, 3480000.0 / (2.0 * 1000 * 700 * 300));
+    ck_assert(!d.g.padded);
+    ck_assert_int_eq(d.loads, 3480000 / 48);
+}
+END_TEST
+
+static bool has_warning(const struct diagram *d, const char *fragment)
+{
+    for (int i = 0; i < d->nwarnings; i++)
+        if (strstr(d->warnings[i], fragment))
+            return true;
+    return false;
+}
+
+START_TEST(test_diagram_limits)
+{
+    const struct diagram_limits small = { 256, 16384, { 256, 256, 64 } };
+    const struct diagram_limits h200 = { 1024, 49152, { 1024, 1024, 64 } };
+    const struct diagram_limits unknown = { 0, 0, { 0, 0, 0 } };
+    struct diagram d;
+
+    compute(1, cube, "TS", 32, &small, &d);         /* 32 x 32 work-items */
+    ck_assert_int_eq(d.nwarnings, 1);
+    ck_assert_msg(has_warning(&d, "work-group of 1024 work-items exceeds the device's 256"), "%s",
+                  d.warnings[0]);
+    compute(11, cube, NULL, 0, &small, &d);         /* 32 KiB of tiles */
+    ck_assert_int_eq(d.nwarnings, 1);
+    ck_assert_msg(has_warning(&d, "32768 bytes of local memory per work-group exceed the device's 16384"),
+                  "%s", d.warnings[0]);
+    compute(2, cube, "WG", 256, &(struct diagram_limits){ 1024, 0, { 128, 1, 1 } }, &d);
+    ck_assert_msg(has_warning(&d, "256 work-items in dimension 0 exceeds the device's 128"), "%s",
+                  d.warnings[0]);
+    compute(1, cube, "TS", 32, &h200, &d);
+    ck_assert_int_eq(d.nwarnings, 0);
+    compute(11, cube, NULL, 0, &h200, &d);
+    ck_assert_int_eq(d.nwarnings, 0);
+    compute(11, cube, NULL, 0, &unknown, &d);
+    ck_assert_int_eq(d.nwarnings, 0);
+}
+END_TEST
+
+START_TEST(test_diagram_refusals)
+{
+    const struct gemm_size big = { 8192, 8192, 8192 };
+    struct param_set ps;
+    struct diagram d;
+    struct error e;
+
+    error_init(&e);
+    param_set_defaults(lesson(0), &ps);
+    ck_assert_int_lt(diagram_compute(lesson(0), &ps, cube, NULL, &d, &e), 0);
+    ck_assert_msg(strstr(e.msg, "no work-groups") != NULL, "%s", e.msg);
+    /* geometry_compute's reasons: lesson 3 keeps a row of at most KMAX = 4096 floats. */
+    param_set_defaults(lesson(3), &ps);
+    ck_assert_int_lt(diagram_compute(lesson(3), &ps, big, NULL, &d, &e), 0);
+    ck_assert_msg(strstr(e.msg, "KMAX") != NULL, "%s", e.msg);
+}
+END_TEST
+
+/* A lesson of the tests, parsed from text; geometry never reads the kernel. */
+static void parse(const char *text, struct lesson *l)
+{
+    static const char *const kernel_dirs[] = { CLMM_SRCDIR "/tests", NULL };
+    struct error e;
+
+    error_init(&e);
+    ck_assert_msg(lesson_parse("d.lesson", text, kernel_dirs, l, &e) == 0, "%s", e.msg);
+}
+
+#define HEADER "lesson: 50\ntitle: T\nsources: S\nkernel: unit_diagram.c\nentry: gemm\n" \
+               "param: TS = 16 in 8, 16\nglobal: M, N\nlocal: TS, TS\nmultiple: M TS, N TS\n"
+
+START_TEST(test_diagram_lines_that_disagree)
+{
+    struct lesson l;
+    struct param_set ps;
+    struct diagram d;
+    struct error e;
+
+    error_init(&e);
+    parse(HEADER "args: M N K A B C\ntile: TS, 2 * TS\nitem: 1, 1\n---\n", &l);
+    param_set_defaults(&l, &ps);
+    ck_assert_int_eq(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_msg(has_warning(&d, "make 2048 work-groups, but the NDRange has 4096"), "%s", d.warnings[0]);
+    ck_assert_msg(has_warning(&d, "is not 256 work-items of 1x1"), "%s", d.warnings[1]);
+    lesson_free(&l);
+    parse(HEADER "args: M N K A B C\ntile: TS, TS\nitem: 2, 2\nitem-run: 3, 1\n---\n", &l);
+    ck_assert_int_lt(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_msg(strstr(e.msg, "item-run") != NULL, "%s", e.msg);
+    lesson_free(&l);
+    parse(HEADER "args: M N K A B C\ntile: TS - 16, TS\n---\n", &l);
+    ck_assert_int_lt(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_msg(strstr(e.msg, "tile: TS - 16 is 0") != NULL, "%s", e.msg);
+    lesson_free(&l);
+}
+END_TEST
+
+/* Without layout lines the diagram shows what the geometry tells; a local(...) argument that
+   holds a tile of exactly its size is counted once, another one in full. */
+START_TEST(test_diagram_without_layout)
+{
+    struct lesson l;
+    struct param_set ps;
+    struct diagram d;
+    struct error e;
+
+    error_init(&e);
+    parse(HEADER "args: M N K A B C local(TS * TS)\n---\n", &l);
+    param_set_defaults(&l, &ps);
+    ck_assert_int_eq(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert(!d.has_tile && !d.has_item && !d.has_loads);
+    ck_assert_int_eq(d.groups_m, 0);
+    ck_assert_uint_eq(d.local_bytes, 4 * 16 * 16);
+    ck_assert(d.loads_per_flop < 0);
+    ck_assert_int_eq(d.nwarnings, 0);
+    lesson_free(&l);
+    parse(HEADER "args: M N K A B C local(TS * TS) local(7)\nlocal-b: TS, TS\nlocal-copies: 1\n---\n", &l);
+    ck_assert_int_eq(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_uint_eq(d.local_bytes, 4 * (16 * 16 + 7));
+    lesson_free(&l);
+}
+END_TEST
+
+/* The layout lines of every shipped lesson agree with its NDRange for every allowed value of
+   every parameter (the others at their defaults), at a multiple and at an odd size. */
+START_TEST(test_diagram_shipped_agree)
+{
+    const struct gemm_size sizes[] = { { 1024, 1024, 1024 }, { 1000, 700, 300 }, { 64, 4096, 48 } };
+
+    for (size_t i = 1; i < lessons.count; i++) {
+        const struct lesson *l = &lessons.items[i];
+        for (size_t p = 0; p < l->nparams; p++)
+            for (size_t v = 0; v < l->params[p].nvalues; v++)
+                for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                    struct param_set ps;
+                    struct diagram d;
+                    struct error e;
+                    param_set_defaults(l, &ps);
+                    ps.values[p] = l->params[p].values[v];
+                    error_init(&e);
+                    if (diagram_compute(l, &ps, sizes[s], NULL, &d, &e) < 0)
+                        continue;   /* refused by a require line */
+                    ck_assert_msg(d.nwarnings == 0, "lesson %d, %s=%lld: %s", l->number, l->params[p].name,
+                                  ps.values[p], d.warnings[0]);
+                    ck_assert(d.has_tile && d.has_item && d.has_loads);
+                }
+    }
+}
+END_TEST
+
+/* ---- the drawing ---- */
+
+static char lines[64][DIAGRAM_LINE_BYTES];
+
+static bool ascii_only(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s > 0x7e || (unsigned char)*s < 0x20)
+            return false;
+    return true;
+}
+
+/* Draws d and checks the lines: within the pane, ASCII when asked, the mark drawn, the
+   figures at the end. Returns the count. */
+static size_t draw_checked(const struct diagram *d, int width, size_t height, bool utf8, const char *what)
+{
+    const char *mark = utf8 ? DIAGRAM_MARK_UTF8 : DIAGRAM_MARK_ASCII;
+    size_t n = diagram_draw(d, width, height, utf8, lines);
+    bool marked = false;
+
+    ck_assert_msg(n > 0 && n <= height, "%s at %dx%zu: %zu lines", what, width, height, n);
+    for (size_t i = 0; i < n; i++) {
+        size_t columns = str_columns(lines[i], strlen(lines[i]));
+        ck_assert_msg(columns <= (size_t)width, "%s at %dx%zu, %s: line %zu has %zu columns: %s", what,
+                      width, height, utf8 ? "UTF-8" : "ASCII", i, columns, lines[i]);
+        ck_assert_msg(utf8 || ascii_only(lines[i]), "%s: line %zu is not ASCII: %s", what, i, lines[i]);
+        marked = marked || strstr(lines[i], mark) != NULL;
+    }
+    ck_assert_msg(marked, "%s at %dx%zu, %s: no highlighted cell", what, width, height,
+                  utf8 ? "UTF-8" : "ASCII");
+    ck_assert_msg(strncmp(lines[n - 1], "loads/flop ", 11) == 0, "%s at %dx%zu ends with: %s", what, width,
+                  height, lines[n - 1]);
+    return n;
+}
+
+START_TEST(test_diagram_draw_fits)
+{
+    const struct gemm_size sizes[] = { { 1024, 1024, 1024 }, { 1000, 700, 300 }, { 4096, 64, 512 },
+                                       { 1, 1, 1 } };
+    const int widths[] = { 36, 60, 80, 120 };
+    const size_t heights[] = { 10, 24, 40 };
+
+    for (size_t i = 1; i < lessons.count; i++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            struct diagram d;
+            char what[64];
+            compute(lessons.items[i].number, sizes[s], NULL, 0, NULL, &d);
+            snprintf(what, sizeof what, "lesson %d at %lldx%lldx%lld", lessons.items[i].number, sizes[s].m,
+                     sizes[s].n, sizes[s].k);
+            for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+                for (size_t h = 0; h < sizeof heights / sizeof heights[0]; h++) {
+                    draw_checked(&d, widths[w], heights[h], true, what);
+                    draw_checked(&d, widths[w], heights[h], false, what);
+                }
+        }
+}
+END_TEST
+
+static bool drawn(size_t n, const char *fragment)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strstr(lines[i], fragment))
+            return true;
+    return false;
+}
+
+/* The labels carry the real sizes, and every figure has its line even in the smallest pane. */
+START_TEST(test_diagram_draw_labels)
+{
+    static const char *const labels[] = { "global ", "local ", "groups ", "items/group ", "local mem/group ",
+                                          "outputs/item ", "loads/flop " };
+    struct diagram d;
+    size_t n;
+
+    compute(9, cube, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 80, 20, true, "lesson 9");
+    ck_assert(drawn(n, "C 1024x1024"));
+    ck_assert(drawn(n, "8x8 work-groups of 128x128"));
+    ck_assert(drawn(n, "16x16 work-items of 8x8"));
+    ck_assert(drawn(n, "16 apart"));
+    ck_assert(drawn(n, "A 128x16, B 17x128"));
+    ck_assert(drawn(n, "local mem/group 16896 B (16.5 KiB)"));
+    ck_assert(drawn(n, "loads/flop      0.00781 (1/128)"));
+    n = draw_checked(&d, 36, 10, false, "lesson 9");
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        ck_assert_msg(drawn(n, labels[i]), "no \"%s\" at 36x10", labels[i]);
+    ck_assert(drawn(n, "8x8 groups of 128x128"));
+    compute(9, odd, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 60, 24, true, "lesson 9 padded");
+    ck_assert(drawn(n, "padded to 1024x768x304"));
+    compute(13, odd, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 80, 24, true, "lesson 13 at the edges");
+    ck_assert(drawn(n, "covering 1024x768"));
+    ck_assert(drawn(n, "in runs of 4,"));
+    compute(2, cube, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 60, 24, true, "lesson 2");
+    ck_assert(drawn(n, "32x1 work-items of 1x1024"));
+    ck_assert(drawn(n, "global          1024"));
+}
+END_TEST
+
+/* Warnings come after the figures, wrapped to the pane; the mark is the highlight alone. */
+START_TEST(test_diagram_draw_warnings)
+{
+    const struct diagram_limits small = { 256, 16384, { 0, 0, 0 } };
+    struct diagram d;
+    size_t n;
+
+    compute(11, cube, "WPTM", 4, &small, &d);      /* 32x16 work-items and 32 KiB */
+    ck_assert_int_eq(d.nwarnings, 2);
+    for (int w = 36; w <= 120; w += 42) {
+        n = diagram_draw(&d, w, 24, true, lines);
+        ck_assert(drawn(n, "! work-group of 512"));
+        ck_assert(drawn(n, "exceed"));
+        for (size_t i = 0; i < n; i++)
+            ck_assert(str_columns(lines[i], strlen(lines[i])) <= (size_t)w);
+    }
+    compute(9, cube, NULL, 0, NULL, &d);
+    n = diagram_draw(&d, 80, 20, false, lines);
+    for (size_t i = n - 7; i < n; i++)
+        ck_assert_msg(strchr(lines[i], '#') == NULL, "a figure line holds the mark: %s", lines[i]);
+}
+END_TEST
+
+/* A lesson that describes nothing still gets its figures and a drawing, within the pane. */
+START_TEST(test_diagram_draw_without_layout)
+{
+    struct lesson l;
+    struct param_set ps;
+    struct diagram d;
+    struct error e;
+    size_t n;
+
+    error_init(&e);
+    parse("lesson: 50\ntitle: T\nsources: S\nkernel: unit_diagram.c\nentry: gemm\nargs: M N K A B C\n"
+          "global: M, N\n---\n", &l);
+    param_set_defaults(&l, &ps);
+    ck_assert_int_eq(diagram_compute(&l, &ps, odd, NULL, &d, &e), 0);
+    for (int w = 36; w <= 120; w += 42) {
+        n = diagram_draw(&d, w, 10, true, lines);
+        ck_assert(n == 10);
+        ck_assert(drawn(n, "loads/flop      unknown"));
+        for (size_t i = 0; i < n; i++)
+            ck_assert(str_columns(lines[i], strlen(lines[i])) <= (size_t)w);
+    }
+    lesson_free(&l);
+}
+END_TEST
+
+Suite *diagram_suite(void)
+{
+    Suite *s = suite_create("diagram");
+    TCase *figures = tcase_create("diagram_compute");
+    TCase *drawing = tcase_create("diagram_draw");
+
+    tcase_add_checked_fixture(figures, setup, teardown);
+    tcase_add_test(figures, test_diagram_naive);
+    tcase_add_test(figures, test_diagram_row_local_b);
+    tcase_add_test(figures, test_diagram_local_tiles);
+    tcase_add_test(figures, test_diagram_register_blocks);
+    tcase_add_test(figures, test_diagram_row_major_fast);
+    tcase_add_test(figures, test_diagram_limits);
+    tcase_add_test(figures, test_diagram_refusals);
+    tcase_add_test(figures, test_diagram_lines_that_disagree);
+    tcase_add_test(figures, test_diagram_without_layout);
+    tcase_add_test(figures, test_diagram_shipped_agree);
+    suite_add_tcase(s, figures);
+
+    tcase_add_checked_fixture(drawing, setup, teardown);
+    tcase_add_test(drawing, test_diagram_draw_fits);
+    tcase_add_test(drawing, test_diagram_draw_labels);
+    tcase_add_test(drawing, test_diagram_draw_warnings);
+    tcase_add_test(drawing, test_diagram_draw_without_layout);
+    suite_add_tcase(s, drawing);
+    return s;
+}
