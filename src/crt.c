@@ -1,0 +1,151 @@
+/* crt.c: curses set-up and teardown, colour roles, and the signal paths. */
+#include "crt.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool active, utf8, color;
+static int attrs[ROLE_COUNT];
+static volatile sig_atomic_t quit_signal;
+
+struct role_style {
+    short fg, bg;               /* colours; -1 is the terminal's default */
+    int color_attr;             /* added with colours */
+    int mono_attr;              /* without colours */
+};
+
+/* Roles without colour still differ: bold, underline, reverse, dim. */
+static const struct role_style styles[ROLE_COUNT] = {
+    [ROLE_NORMAL] = { -1, -1, A_NORMAL, A_NORMAL },
+    [ROLE_TITLE] = { COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD },
+    [ROLE_KEYS] = { COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE },
+    [ROLE_KEY] = { COLOR_BLUE, COLOR_WHITE, A_BOLD, A_REVERSE | A_BOLD },
+    [ROLE_BORDER] = { -1, -1, A_DIM, A_DIM },
+    [ROLE_BORDER_FOCUS] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
+    [ROLE_HEADING] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_UNDERLINE },
+    [ROLE_EMPHASIS] = { -1, -1, A_BOLD, A_BOLD },
+    [ROLE_CODE] = { COLOR_GREEN, -1, A_NORMAL, A_UNDERLINE },
+    [ROLE_DIM] = { -1, -1, A_DIM, A_DIM },
+    [ROLE_KEYWORD] = { COLOR_MAGENTA, -1, A_BOLD, A_BOLD },
+    [ROLE_TYPE] = { COLOR_GREEN, -1, A_NORMAL, A_NORMAL },
+    [ROLE_QUALIFIER] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+    [ROLE_BUILTIN] = { COLOR_CYAN, -1, A_NORMAL, A_UNDERLINE },
+    [ROLE_COMMENT] = { COLOR_BLUE, -1, A_NORMAL, A_DIM },
+    [ROLE_NUMBER] = { COLOR_RED, -1, A_NORMAL, A_NORMAL },
+    [ROLE_STRING] = { COLOR_RED, -1, A_NORMAL, A_NORMAL },
+    [ROLE_PREPROC] = { COLOR_MAGENTA, -1, A_NORMAL, A_BOLD },
+    [ROLE_CHANGED] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_REVERSE },
+    [ROLE_ADDED] = { COLOR_GREEN, -1, A_BOLD, A_BOLD },
+    [ROLE_REMOVED] = { COLOR_RED, -1, A_NORMAL, A_DIM },
+    [ROLE_BAR] = { COLOR_BLUE, -1, A_NORMAL, A_NORMAL },
+    [ROLE_BAR_CURRENT] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
+    [ROLE_BAR_REFERENCE] = { COLOR_WHITE, -1, A_DIM, A_DIM },
+    [ROLE_BEST] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+    [ROLE_WRONG] = { COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_BOLD },
+    [ROLE_WARNING] = { COLOR_RED, -1, A_BOLD, A_BOLD },
+    [ROLE_GOOD] = { COLOR_GREEN, -1, A_NORMAL, A_NORMAL },
+    [ROLE_SELECTED] = { COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
+    [ROLE_MARK] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
+};
+
+static void setup_roles(void)
+{
+    for (int r = 0; r < ROLE_COUNT; r++) {
+        const struct role_style *st = &styles[r];
+        if (!color) {
+            attrs[r] = st->mono_attr;
+            continue;
+        }
+        init_pair((short)(r + 1), st->fg, st->bg);
+        attrs[r] = (int)COLOR_PAIR(r + 1) | st->color_attr;
+    }
+}
+
+void crt_init(bool want_color)
+{
+    const char *codeset = nl_langinfo(CODESET);
+
+    utf8 = codeset && strcmp(codeset, "UTF-8") == 0;
+    initscr();
+    active = true;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(25);           /* Esc quits at once; arrow keys still arrive whole */
+    color = want_color && has_colors();
+    if (color) {
+        start_color();
+        use_default_colors();
+    }
+    setup_roles();
+}
+
+void crt_done(void)
+{
+    if (!active)
+        return;
+    active = false;
+    curs_set(1);
+    endwin();
+}
+
+int crt_attr(enum role r)
+{
+    return attrs[r];
+}
+
+bool crt_utf8(void)
+{
+    return utf8;
+}
+
+bool crt_has_color(void)
+{
+    return color;
+}
+
+static void on_quit(int sig)
+{
+    (void)sig;
+    quit_signal = 1;
+}
+
+/* The terminal first, then the signal's own ending (a core dump, the exit status). */
+static void on_crash(int sig)
+{
+    crt_done();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void crt_install_signals(void)
+{
+    static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_quit;    /* no SA_RESTART: a waiting getch returns at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = on_crash;
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
+        sigaction(crashes[i], &sa, NULL);
+}
+
+bool crt_quit_requested(void)
+{
+    return quit_signal != 0;
+}
+
+int crt_read_key(int timeout_ms)
+{
+    timeout(timeout_ms);
+    return getch();
+}

@@ -1,0 +1,65 @@
+/* crt.h: the terminal's life cycle for the interactive screen: starting curses, colours by
+   role, reading keys, and giving the terminal back on every way out (quit, Ctrl-C,
+   SIGTERM, a fatal error, a crash). Only the screen's modules include curses. */
+#ifndef CLMM_CRT_H
+#define CLMM_CRT_H
+
+#include <stdbool.h>
+
+/* What a part of the screen is, not how it looks: the colours and the monochrome
+   attributes are chosen in crt.c. */
+enum role {
+    ROLE_NORMAL,
+    ROLE_TITLE,         /* the top line */
+    ROLE_KEYS,          /* the bottom line */
+    ROLE_KEY,           /* a key's name in it */
+    ROLE_BORDER,
+    ROLE_BORDER_FOCUS,  /* the pane the arrow keys scroll */
+    ROLE_HEADING,
+    ROLE_EMPHASIS,
+    ROLE_CODE,
+    ROLE_DIM,           /* secondary text: sources, line numbers, units */
+    ROLE_KEYWORD,
+    ROLE_TYPE,
+    ROLE_QUALIFIER,     /* __kernel, __local, barrier */
+    ROLE_BUILTIN,       /* get_global_id, vload4 */
+    ROLE_COMMENT,
+    ROLE_NUMBER,
+    ROLE_STRING,
+    ROLE_PREPROC,
+    ROLE_CHANGED,       /* the mark of a line changed since the previous lesson */
+    ROLE_ADDED,
+    ROLE_REMOVED,
+    ROLE_BAR,
+    ROLE_BAR_CURRENT,
+    ROLE_BAR_REFERENCE, /* the CPU reference and CLBlast */
+    ROLE_BEST,          /* the fastest lesson's mark */
+    ROLE_WRONG,         /* a failed verification */
+    ROLE_WARNING,       /* a refusal, a limit exceeded */
+    ROLE_GOOD,          /* a notice of success */
+    ROLE_SELECTED,      /* the chosen line of a picker */
+    ROLE_MARK,          /* the highlighted group and item of the layout drawing */
+    ROLE_COUNT
+};
+
+/* Starts curses (the locale must be set). color: use colours when the terminal has them. */
+void crt_init(bool color);
+/* Gives the terminal back; safe to call twice, and from the crash handler. */
+void crt_done(void);
+
+int crt_attr(enum role r);
+bool crt_utf8(void);
+bool crt_has_color(void);
+
+/* Catches SIGINT and SIGTERM (they ask to quit: see crt_quit_requested) and the crash
+   signals (they restore the terminal, then end the process as the signal would). */
+void crt_install_signals(void);
+bool crt_quit_requested(void);
+
+/* Waits at most timeout_ms for a key; ERR when none came. */
+int crt_read_key(int timeout_ms);
+
+#define CRT_KEY_ESC 27
+#define CRT_KEY_TAB '\t'
+
+#endif
