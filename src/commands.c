@@ -300,7 +300,7 @@ static int devices(void)
     return EXIT_OK;
 }
 
-int commands_run(const struct options *opts)
+int commands_run(const struct options *opts, commands_screen *screen)
 {
     struct lesson_set set;
     int lesson = opts->lesson, status;
@@ -353,7 +353,16 @@ int commands_run(const struct options *opts)
         status = with_device(opts, &set, lesson, tune);
         break;
     default:
-        /* Until the interactive screen exists: the lesson, then its measurement. */
+        if (screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+            status = screen(opts, &set);
+            break;
+        }
+        if (opts->demo_s > 0) {
+            fprintf(stderr, "clmm-tutor: --demo needs a terminal\n");
+            status = EXIT_USAGE;
+            break;
+        }
+        /* Not a terminal: the lesson, then its measurement, as text. */
         report_show(stdout, lesson_set_find(&set, lesson), terminal_width());
         printf("\n");
         fflush(stdout);

@@ -22,7 +22,12 @@ enum exit_status {
 int commands_lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
                            struct param_set *ps, bool *tuned);
 
-/* Runs the mode of opts; returns the exit status. */
-int commands_run(const struct options *opts);
+/* The interactive screen, given by the program (the engine has no curses). */
+typedef int commands_screen(const struct options *opts, const struct lesson_set *lessons);
+
+/* Runs the mode of opts; returns the exit status. In the tutor mode, screen runs when
+   standard input and output are terminals; otherwise (or without a screen) the lesson is
+   printed, then measured. */
+int commands_run(const struct options *opts, commands_screen *screen);
 
 #endif

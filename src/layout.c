@@ -12,7 +12,7 @@
 #define RIGHT_MIN 38
 #define WIDE_COLS 160
 #define TALL_ROWS 48
-#define LAYOUT_MIN_H 10         /* the layout pane's height at 24 rows */
+#define LAYOUT_MIN_H 12         /* the layout pane's height at 24 rows: 10 inside */
 
 static struct rect make(int y, int x, int h, int w)
 {

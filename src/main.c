@@ -3,6 +3,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "tutor.h"
 
 int main(int argc, char **argv)
 {
@@ -14,5 +15,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "clmm-tutor: %s\nTry 'clmm-tutor --help'.\n", e.msg);
         return EXIT_USAGE;
     }
-    return commands_run(&opts);
+    return commands_run(&opts, tutor_run);
 }

@@ -11,7 +11,7 @@
 enum {
     OPT_LIST = 256, OPT_DEVICES, OPT_SHOW, OPT_BENCH, OPT_LESSON, OPT_SIZE, OPT_REPS, OPT_FORMAT,
     OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
-    OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_HELP,
+    OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION
 };
 
@@ -38,6 +38,8 @@ static const struct option long_options[] = {
     { "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
     { "restart", no_argument, NULL, OPT_RESTART },
     { "no-tuned", no_argument, NULL, OPT_NO_TUNED },
+    { "demo", optional_argument, NULL, OPT_DEMO },
+    { "no-color", no_argument, NULL, OPT_NO_COLOR },
     { "help", no_argument, NULL, OPT_HELP },
     { "version", no_argument, NULL, OPT_VERSION },
     { NULL, 0, NULL, 0 },
@@ -50,8 +52,12 @@ void options_usage(FILE *out)
           "measured and verified on your own device.\n"
           "\n"
           "Modes:\n"
-          "  (none)              walk through lesson 1 on the default device\n"
-          "  --lesson N          print lesson N with its kernel, then measure it\n"
+          "  (none)              the interactive tutor, at the last lesson, size and device\n"
+          "                      (lesson 1 the first time); ? in it lists the keys\n"
+          "  --lesson N          the tutor at lesson N; when the output is not a terminal,\n"
+          "                      lesson N printed, then measured\n"
+          "  --demo[=SECONDS]    the tutor in presenter mode: it steps through the lessons by\n"
+          "                      itself (default 12 s each) until a key is pressed\n"
           "  --list              list the lessons\n"
           "  --devices           list the OpenCL platforms and devices\n"
           "  --show N            print lesson N and its kernel source\n"
@@ -82,6 +88,7 @@ void options_usage(FILE *out)
           "  --time-limit SECS   --tune: start no configuration after SECS (default 300);\n"
           "                      a search stopped by a limit resumes where it ended\n"
           "  --restart           --tune: forget an earlier, unfinished search\n"
+          "  --no-color          the tutor without colours (also when NO_COLOR is set)\n"
           "\n"
           "Exit status: 0 all verified, 1 a run was wrong, refused or failed, 2 bad arguments,\n"
           "3 no usable OpenCL device or unreadable/malformed lessons; see clmm-tutor(1).\n", out);
@@ -268,7 +275,16 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         case OPT_NO_TUNED: opts->no_tuned = true; break;
         case OPT_CHECK_TIMING: opts->measure.check_timing = true; break;
         case OPT_LESSON: rc = parse_lesson("--lesson", optarg, 1, &opts->lesson, e); break;
-        case OPT_SIZE: rc = options_parse_sizes(optarg, opts->sizes, &opts->nsizes, e); break;
+        case OPT_SIZE:
+            rc = options_parse_sizes(optarg, opts->sizes, &opts->nsizes, e);
+            opts->size_given = true;
+            break;
+        case OPT_NO_COLOR: opts->no_color = true; break;
+        case OPT_DEMO:
+            opts->demo_s = DEMO_DEFAULT_S;
+            if (optarg)
+                rc = parse_positive_double("--demo", optarg, &opts->demo_s, e);
+            break;
         case OPT_REPS:
             if (str_to_ll(optarg, &n) < 0 || n < 1 || n > 100000) {
                 error_set(e, "--reps: \"%s\" is not a count from 1 to 100000", optarg);
@@ -351,6 +367,14 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     }
     if (opts->lesson == LESSON_ALL && opts->mode != MODE_BENCH) {
         error_set(e, "--lesson all needs --bench (one lesson at a time otherwise)");
+        return -1;
+    }
+    if (opts->demo_s > 0 && opts->mode != MODE_TUTOR) {
+        error_set(e, "--demo is a way to run the interactive tutor: it cannot be combined with other modes");
+        return -1;
+    }
+    if (opts->mode == MODE_TUTOR && opts->nsizes > 1) {
+        error_set(e, "the tutor shows one size at a time: give --size one size");
         return -1;
     }
     if (opts->nsizes == 0) {

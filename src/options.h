@@ -10,6 +10,7 @@
 
 #define OPTIONS_MAX_SIZES 16
 #define OPTIONS_MAX_PARAMS 16
+#define DEMO_DEFAULT_S 12.0
 #define OPTIONS_MAX_SIDE 65536  /* a larger side is refused before anything runs */
 
 enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUNE, MODE_HELP, MODE_VERSION };
@@ -39,6 +40,9 @@ struct options {
     size_t max_configs;         /* --tune: configurations measured in one run */
     double time_limit_s;        /* --tune: no configuration starts after this */
     bool restart;               /* --tune: forget an earlier, unfinished search */
+    bool size_given;            /* --size: the tutor starts there, not at the remembered size */
+    double demo_s;              /* --demo: seconds per lesson; 0 without presenter mode */
+    bool no_color;
 };
 
 /* Fills opts from argv. Returns 0, or -1 with a one-line message in e (exit status 2). */

@@ -23,6 +23,8 @@
 
 #define LIVE_BUDGET_S 0.25      /* a live measurement: a few points a second on fast kernels */
 #define SERIES_BUDGET_S 0.5
+#define DEFAULT_GPU_SIDE 2048
+#define DEFAULT_OTHER_SIDE 512
 #define SWEEP_FIRST 64
 #define SWEEP_LAST 8192
 
@@ -264,6 +266,11 @@ static void switch_device(struct session *s)
     if (!params || !tuned)
         abort();
     error_init(&e);
+    /* No size given or remembered: one that a lesson measures in about a second. */
+    if (size.m == 0) {
+        long long side = d->type & CL_DEVICE_TYPE_GPU ? DEFAULT_GPU_SIDE : DEFAULT_OTHER_SIDE;
+        size = s->want_size = (struct gemm_size){ side, side, side };
+    }
     s->doing = DOING_OTHER;
     s->view.device_ready = false;
     set_activity(s, "opening the device");
@@ -344,8 +351,7 @@ static void live_step(struct session *s)
     struct run_result r;
 
     s->doing = DOING_LIVE;
-    set_activity(s, "measuring lesson %d at %lldx%lldx%lld", lesson_at(s, index)->number, s->view.size.m,
-                 s->view.size.n, s->view.size.k);
+    set_activity(s, "measuring lesson %d", lesson_at(s, index)->number);
     if (measure_unlocked(s, &s->w, index, LIVE_BUDGET_S, &s->live_gen, gen, &r)) {
         struct session_view *v = &s->view;
         figure_from(&v->latest, &r);

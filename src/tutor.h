@@ -1,0 +1,12 @@
+/* tutor.h: the interactive screen (curses). */
+#ifndef CLMM_TUTOR_H
+#define CLMM_TUTOR_H
+
+#include "lesson.h"
+#include "options.h"
+
+/* Runs the screen until the user quits; returns the exit status. The terminal is given
+   back on every way out, and a fatal error is printed after it. */
+int tutor_run(const struct options *opts, const struct lesson_set *lessons);
+
+#endif
