@@ -1,0 +1,211 @@
+#!/bin/sh
+# screen.sh: the interactive screen end to end, in a pseudo-terminal under tmux: it starts
+# at a lesson and shows its text, source, layout and a verified GFLOPS figure; keys switch
+# lesson, size, parameters, panes and overlays; resizing below the minimum shows the
+# "too small" screen and recovers; q, Ctrl-C, SIGTERM and a crash all give the terminal
+# back. Skipped (77) without tmux or without an OpenCL device.
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+tutor="$top_builddir/src/clmm-tutor"
+export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
+
+command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed"; exit 77; }
+"$tutor" --devices >/dev/null 2>&1 || { echo "SKIP: no OpenCL device"; exit 77; }
+
+# SCREEN_DEVICE picks the device (default: the tutor's default).
+device=${SCREEN_DEVICE:+--device $SCREEN_DEVICE}
+esc=$(printf '\033')
+tmp=$(mktemp -d)
+# A tmux server per run of the tutor: a new server on a socket whose old one is still
+# shutting down can fail to start.
+runs=0
+tm() { tmux -L "clmm-screen-$$-$runs" "$@"; }
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); echo "PASS: $1"; }
+not_ok() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    tm capture-pane -p -t t 2>/dev/null | sed 's/^/    | /'
+}
+
+# start COLS ROWS ARGS...: runs the tutor in a new tmux session "t"; when it ends, the
+# shell prints its exit status and whether the terminal is back in canonical mode with
+# echo, then waits to be read.
+start() {
+    cols=$1 rows=$2
+    shift 2
+    tm kill-server >/dev/null 2>&1
+    runs=$((runs + 1))
+    # The shell ignores Ctrl-C, so that it lives to report how the tutor ended (the tutor
+    # installs its own handler).
+    cat >"$tmp/run.sh" <<EOF
+trap '' INT
+sh -c 'echo \$\$ >"$tmp/pid"; exec "$tutor" "\$@"' tutor $* 2>"$tmp/stderr"
+echo "EXIT=\$?"
+stty -a | tr ' ;' '\n\n' | grep -Ex -- '-?(icanon|echo)' | tr '\n' ' '
+echo "<- tty"
+sleep 600
+EOF
+    tm -f /dev/null new-session -d -s t -x "$cols" -y "$rows" \
+        "env LANG=${SCREEN_LANG:-C.UTF-8} LC_ALL=${SCREEN_LANG:-C.UTF-8} TERM=xterm-256color sh $tmp/run.sh"
+}
+
+screen_text() { tm capture-pane -p -t t; }
+
+# wait_for PATTERN [SECONDS]: until the pane shows PATTERN (an extended regex).
+wait_for() {
+    i=0
+    limit=$(( ${2:-60} * 10 ))
+    while [ $i -lt $limit ]; do
+        screen_text | grep -Eq -- "$1" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+check() { if wait_for "$2" "${3:-60}"; then ok "$1"; else not_ok "$1 (no '$2')"; fi; }
+# check_gone NAME PATTERN: the pattern leaves the screen within 10 s.
+check_gone() {
+    i=0
+    while screen_text | grep -Eq -- "$2"; do
+        i=$((i + 1))
+        [ $i -lt 100 ] || { not_ok "$1 ('$2' still there)"; return; }
+        sleep 0.1
+    done
+    ok "$1"
+}
+check_absent() { if screen_text | grep -Eq -- "$2"; then not_ok "$1 ('$2' present)"; else ok "$1"; fi; }
+keys() { tm send-keys -t t "$@"; }
+
+# The terminal is back: the program ended with status $2, in canonical mode with echo.
+check_restored() {
+    if wait_for "EXIT=$2" 30 && wait_for "(^| )icanon echo <- tty" 5; then
+        ok "$1: exit $2, terminal restored"
+    else
+        not_ok "$1: exit $2, terminal restored"
+    fi
+}
+
+# ---- a lesson at a small size ----
+start 100 30 --lesson 5 --size 128 $device
+check "title names the lesson" "Lesson 5 of 13: Tiling in local memory"
+check "lesson text" "Lesson 5: "
+check "work-group layout figures" "work-items|work-group"
+check "a verified GFLOPS figure" "latest [0-9][0-9.]* +median [0-9][0-9.]*"
+check_absent "no wrong result" "wrong result"
+keys Tab
+check "Tab shows the source" "__kernel|__local"
+keys c
+check "c shows the diff from the previous lesson" "diff from lesson 4"
+keys c n
+check "n goes to lesson 6" "Lesson 6 of 13"
+check "its GFLOPS" "latest [0-9][0-9.]* +median"
+keys +
+check "+ doubles the size" "Lesson 6 of 13.*256"
+keys p
+check "p goes back" "Lesson 5 of 13"
+keys 9
+check "a digit jumps to that lesson" "Lesson 9 of 13"
+keys t
+check "t opens the parameters" "Lesson 9 parameters"
+keys Right
+check "a parameter changes at once" "TSM=128|TSM +32 +64 +128"
+keys Enter '?'
+check "? shows every key" "Keys \(any key closes\)"
+keys Escape
+check_gone "a key closes the help" "Keys \(any key closes\)"
+keys d
+check "d lists the devices" "OpenCL device: Up/Down"
+keys Escape s
+check "s asks for a size" "size \(N or MxNxK"
+keys 1 0 0 x 7 0 x 3 0 Enter
+check "an exact MxNxK" "100x70x30"
+check "measured at that size" "latest [0-9][0-9.]* +median"
+
+# ---- resizing ----
+tm resize-window -t t -x 70 -y 20
+check "too small below 80x24" "terminal too small: have 70x20, need 80x24"
+tm resize-window -t t -x 80 -y 24
+check "recovers at 80x24" "Lesson 9 of 13"
+tm resize-window -t t -x 200 -y 50
+check "uses a large terminal: text and source together" "__kernel|__local"
+check "and the text" "Lesson 9: "
+
+# ---- series ----
+keys a
+check "a runs every lesson" "all lessons: [0-9]+ of"
+check "the bar chart" "GFLOPS at 100x70x30"
+keys x
+keys q
+check_restored "q" 0
+
+# ---- remembered between runs ----
+if grep -q "lesson=9" "$XDG_STATE_HOME/clmm-tutor/state" 2>/dev/null &&
+   grep -q "size=100x70x30" "$XDG_STATE_HOME/clmm-tutor/state"; then
+    ok "the state file remembers lesson and size"
+else
+    not_ok "the state file remembers lesson and size"
+fi
+start 100 30 $device
+check "a new run starts where the last ended" "Lesson 9 of 13.*100x70x30"
+keys C-c
+check_restored "Ctrl-C" 0
+
+# ---- signals and crashes ----
+start 100 30 --lesson 1 --size 64 $device
+check "started for SIGTERM" "Lesson 1 of 13"
+kill -TERM "$(cat "$tmp/pid")"
+check_restored "SIGTERM" 0
+start 100 30 --lesson 1 --size 64 $device
+check "started for a crash" "Lesson 1 of 13"
+# Paused first: a compiler inside the OpenCL implementation (POCL's LLVM) catches SIGSEGV
+# on its own thread while it builds, and would take this one for a crash of the build.
+keys Space
+check "paused" "paused \(space resumes\)"
+kill -SEGV "$(cat "$tmp/pid")"
+check_restored "a crash (SIGSEGV)" 139
+
+# ---- a bad device is reported after the screen closes ----
+start 100 30 --lesson 1 --device no-such-device
+check_restored "an unknown device" 3
+if grep -q "no-such-device" "$tmp/stderr"; then ok "its message is printed"; else not_ok "its message is printed"; fi
+
+# ---- reloading an edited kernel that does not build ----
+mkdir -p "$tmp/mine/lessons" "$tmp/mine/kernels"
+cp "$top_srcdir"/lessons/05-* "$tmp/mine/lessons/"
+cp "$top_srcdir"/kernels/05-* "$tmp/mine/kernels/"
+start 100 30 --lessons "$tmp/mine/lessons" --lesson 5 --size 64 $device
+check "own lessons" "latest [0-9][0-9.]* +median"
+echo "this is not OpenCL C;" >>"$tmp/mine/kernels/05-local-tiles.cl"
+keys r
+check "r shows the build error" "Build failed"
+keys Escape
+check "the previous kernel is still measured" "latest [0-9][0-9.]* +median"
+keys q
+check_restored "q after a failed build" 0
+
+# ---- without colours, and without UTF-8 ----
+start 100 30 --lesson 5 --size 64 --no-color $device
+check "--no-color runs" "latest [0-9]"
+if tm capture-pane -p -e -t t | grep -Eq "$esc\\[([0-9]+;)*(3[0-7]|38;5)[;m]"; then
+    not_ok "--no-color: no colour escapes"
+else
+    ok "--no-color: no colour escapes"
+fi
+keys q
+check_restored "q without colour" 0
+SCREEN_LANG=C start 100 30 --lesson 9 --size 64 $device
+check "an ASCII terminal" "latest [0-9]"
+if screen_text | LC_ALL=C grep -q '[^ -~]'; then not_ok "ASCII only in a C locale"; else ok "ASCII only in a C locale"; fi
+keys q
+check_restored "q in ASCII" 0
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
