@@ -115,17 +115,39 @@ static void on_quit(int sig)
     quit_signal = 1;
 }
 
-/* The terminal first, then the signal's own ending (a core dump, the exit status). */
+static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static struct sigaction previous[sizeof crashes / sizeof crashes[0]];
+
+/* The terminal first; then whoever handled the signal before (an OpenCL driver may have
+   its own handler), or the signal's own ending (a core dump, the exit status). */
 static void on_crash(int sig)
 {
     crt_done();
-    signal(sig, SIG_DFL);
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
+        if (crashes[i] == sig) {
+            if (previous[i].sa_handler == SIG_IGN)
+                signal(sig, SIG_DFL);
+            else
+                sigaction(sig, &previous[i], NULL);
+        }
     raise(sig);
+}
+
+void crt_install_crash_handlers(void)
+{
+    struct sigaction sa, old;
+
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_crash;
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++) {
+        if (sigaction(crashes[i], &sa, &old) == 0 && old.sa_handler != on_crash)
+            previous[i] = old;
+    }
 }
 
 void crt_install_signals(void)
 {
-    static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
     struct sigaction sa;
 
     memset(&sa, 0, sizeof sa);
@@ -134,9 +156,7 @@ void crt_install_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    sa.sa_handler = on_crash;
-    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
-        sigaction(crashes[i], &sa, NULL);
+    crt_install_crash_handlers();
 }
 
 bool crt_quit_requested(void)

@@ -515,8 +515,13 @@ static int draw_latest(const struct rect *in, int row, const struct session_view
         stats_compute(v->history, v->nhistory, &st);
         value_text(f->median, a, sizeof a);
         value_text(st.median, b, sizeof b);
-        printf_at(in->y + row, in->x, in->w, A_NORMAL, "latest %s  median %s  %s%.1f%%  (%zu)", a, b, crt_utf8() ? "\u00b1" : "+-",
-                  100.0 * stats_relative_spread(&st), v->nhistory);
+        char line[160];
+        int n = snprintf(line, sizeof line, "latest %s  median %s  %s%.1f%%", a, b, crt_utf8() ? "\u00b1" : "+-",
+                         100.0 * stats_relative_spread(&st));
+        /* The number of measurements, where it fits. */
+        if ((int)str_columns(line, (size_t)n) + 8 <= in->w)
+            snprintf(line + n, sizeof line - (size_t)n, "  (%zu)", v->nhistory);
+        puts_at(in->y + row, in->x, in->w, line, A_NORMAL);
         printf_at(in->y + row, in->x, 6, crt_attr(ROLE_EMPHASIS), "latest");
     }
     return row + 1;

@@ -535,6 +535,7 @@ static void trace_key(FILE *f, int key, double since)
 static int run(struct tutor *t, FILE *trace_file)
 {
     unsigned long seen = 0;
+    int device_handled = -1;
     bool dirty = true;
     double last_draw = 0;
 
@@ -558,6 +559,11 @@ static int run(struct tutor *t, FILE *trace_file)
             if (t->view->fatal)
                 return EXIT_ENVIRONMENT;
             take_news(t, old_notice);
+            /* Opening a device loads its driver, which may catch crash signals itself. */
+            if (t->view->device_ready && t->view->device != device_handled) {
+                crt_install_crash_handlers();
+                device_handled = t->view->device;
+            }
             refresh_sources(t);
             dirty = true;
         }
