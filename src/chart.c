@@ -11,6 +11,7 @@
 enum {
     FULL_BLOCK = 0x2588,
     LEFT_ONE_EIGHTH = 0x258F,   /* the left k eighths: U+258F + 1 - k, down to U+2589 for 7 */
+    LOWER_ONE_EIGHTH = 0x2581,  /* the lower k eighths: U+2581 - 1 + k, up to U+2587 for 7 */
     BRAILLE = 0x2800,           /* plus the bits of the raised dots */
 };
 
@@ -100,6 +101,32 @@ int chart_bar(char *buf, size_t len, double value, double max, int width, bool u
     if (units > 0 && units < per_column && put_glyph(&s, LEFT_ONE_EIGHTH + 1 - (unsigned)units))
         columns++;
     return columns;
+}
+
+void chart_columns(const double *v, size_t n, double max, int height, bool utf8, char **rows)
+{
+    int per_row = utf8 ? 8 : 1;
+    struct str *s = calloc(height > 0 ? (size_t)height : 1, sizeof *s);
+
+    if (!s)
+        abort();
+    for (int r = 0; r < height; r++)
+        str_init(&s[r], rows[r], chart_row_bytes((int)n));
+    for (size_t i = 0; i < n; i++) {
+        /* The column's height in eighths of a row (or whole rows), from the bottom row up. */
+        long long units = bar_units(v[i], max, height, per_row);
+        for (int r = height - 1; r >= 0; r--) {
+            long long here = units >= per_row ? per_row : units;
+            if (here == 0)
+                put_glyph(&s[r], ' ');
+            else if (here == per_row)
+                put_glyph(&s[r], utf8 ? FULL_BLOCK : '#');
+            else
+                put_glyph(&s[r], LOWER_ONE_EIGHTH + (unsigned)here - 1);
+            units -= here;
+        }
+    }
+    free(s);
 }
 
 void chart_format_value(double v, char *buf, size_t len)

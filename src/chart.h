@@ -21,6 +21,12 @@ double chart_nice_max(double max);
    UTF-8 column takes 3 bytes, an ASCII one 1, and the NUL 1). */
 int chart_bar(char *buf, size_t len, double value, double max, int width, bool utf8);
 
+/* Vertical bars, one column per value on a scale of 0..max, height rows high: UTF-8 lower
+   eighths blocks (U+2581..U+2588) or '#' per whole row in ASCII, the same rounding and
+   least mark as chart_bar. rows[r] (r = 0 is the top) receives a NUL-terminated string;
+   each buffer must hold chart_row_bytes(n) bytes. For histograms. */
+void chart_columns(const double *v, size_t n, double max, int height, bool utf8, char **rows);
+
 /* Formats a GFLOPS-like value with 3 significant digits and no exponent: 0.0123 -> "0.0123",
    1.234 -> "1.23", 12.34 -> "12.3", 123.4 -> "123", 1234 -> "1234", 12345 -> "12345", 40712.3 -> "40712"
    (integers above 1000 keep all digits: students compare them against other tools' figures).

@@ -116,34 +116,26 @@ static void on_quit(int sig)
 }
 
 static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-static struct sigaction previous[sizeof crashes / sizeof crashes[0]];
 
-/* The terminal first; then whoever handled the signal before (an OpenCL driver may have
-   its own handler), or the signal's own ending (a core dump, the exit status). */
+/* The terminal first, then the signal's own ending (a core dump, the exit status). A
+   handler an OpenCL driver installed for its own crash reports is not called: the process
+   ends either way, and the terminal must be usable when it does. */
 static void on_crash(int sig)
 {
     crt_done();
-    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
-        if (crashes[i] == sig) {
-            if (previous[i].sa_handler == SIG_IGN)
-                signal(sig, SIG_DFL);
-            else
-                sigaction(sig, &previous[i], NULL);
-        }
+    signal(sig, SIG_DFL);
     raise(sig);
 }
 
 void crt_install_crash_handlers(void)
 {
-    struct sigaction sa, old;
+    struct sigaction sa;
 
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_crash;
-    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++) {
-        if (sigaction(crashes[i], &sa, &old) == 0 && old.sa_handler != on_crash)
-            previous[i] = old;
-    }
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
+        sigaction(crashes[i], &sa, NULL);
 }
 
 void crt_install_signals(void)

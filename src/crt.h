@@ -54,8 +54,8 @@ bool crt_has_color(void);
 /* Catches SIGINT and SIGTERM (they ask to quit: see crt_quit_requested) and the crash
    signals (they restore the terminal, then end the process as the signal would). */
 void crt_install_signals(void);
-/* Puts the crash handlers first again, after a library (an OpenCL driver) installed its
-   own: those then run after the terminal is restored. */
+/* Installs the crash handlers again, after a library (an OpenCL driver) replaced them with
+   its own. */
 void crt_install_crash_handlers(void);
 bool crt_quit_requested(void);
 

@@ -709,7 +709,7 @@ static void draw_sweep(const struct rect *in, int row, const struct screen_model
 static void draw_tune(const struct rect *in, int row, const struct screen_model *m)
 {
     const struct session_view *v = m->view;
-    int rows = in->h - row - 2, bins = in->w - 6;
+    int rows = in->h - row - 3, bins = in->w - 6;
     char best[32];
     double top = 0.0;
 
@@ -717,30 +717,36 @@ static void draw_tune(const struct rect *in, int row, const struct screen_model 
     printf_at(in->y + row, in->x, in->w, crt_attr(ROLE_HEADING), "Tuning lesson %d: %zu of %zu, best %s",
               m->lessons->items[v->tune_lesson].number, v->tune_done, v->tune_space, best);
     printf_at(in->y + row + 1, in->x, in->w, crt_attr(ROLE_DIM), "%s", v->tune_best_params);
-    rows--;
     if (rows < 1 || bins < 4 || v->ntune == 0)
         return;
     for (size_t i = 0; i < v->ntune; i++)
         top = v->tune_gflops[i] > top ? v->tune_gflops[i] : top;
     {
         /* A histogram: how many configurations reached each band of GFLOPS. */
-        double *count = calloc((size_t)bins, sizeof *count), *xs = calloc((size_t)bins, sizeof *xs), most = 0;
-        double scale = chart_nice_max(top);
-        if (!count || !xs)
+        double *count = calloc((size_t)bins, sizeof *count), most = 0, scale = chart_nice_max(top);
+        char **lines = malloc((size_t)rows * sizeof *lines);
+        char label[32];
+        if (!count || !lines)
             abort();
         for (size_t i = 0; i < v->ntune; i++) {
             int b = (int)(v->tune_gflops[i] / scale * bins);
             count[b >= bins ? bins - 1 : b]++;
         }
-        for (int b = 0; b < bins; b++) {
-            xs[b] = b;
+        for (int b = 0; b < bins; b++)
             most = count[b] > most ? count[b] : most;
+        for (int i = 0; i < rows; i++)
+            if (!(lines[i] = malloc(chart_row_bytes(bins))))
+                abort();
+        chart_columns(count, (size_t)bins, most, rows, crt_utf8(), lines);
+        for (int i = 0; i < rows; i++) {
+            puts_at(in->y + row + 2 + i, in->x + 6, bins, lines[i], crt_attr(ROLE_BAR_CURRENT));
+            free(lines[i]);
         }
-        draw_plot(in->y + row + 2, in->x, in->w, rows, xs, count, (size_t)bins, 0, bins - 1, false,
-                  chart_nice_max(most), false);
-        printf_at(in->y + in->h - 1, in->x, in->w, crt_attr(ROLE_DIM), "configurations by GFLOPS, 0 to %.0f", scale);
+        printf_at(in->y + row + 2, in->x, 6, crt_attr(ROLE_DIM), "%4.0f", most);
+        value_text(scale, label, sizeof label);
+        printf_at(in->y + in->h - 1, in->x, in->w, crt_attr(ROLE_DIM), "configurations by GFLOPS, 0 to %s", label);
+        free(lines);
         free(count);
-        free(xs);
     }
 }
 

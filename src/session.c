@@ -48,6 +48,7 @@ struct session {
     enum session_job want_job;
     unsigned long job_serial;   /* bumped by every start or cancel of a series */
     int reload;                 /* a lesson index, or -1 */
+    size_t tune_from_log;       /* configurations the tuner took from an earlier run's log */
     enum doing doing;
 
     struct param_set *params;   /* per lesson, by index */
@@ -501,8 +502,14 @@ static void tune_step(void *ctx, const struct tune_step *st)
     pthread_mutex_lock(&s->lock);
     v->tune_done = st->done;
     v->tune_space = st->space;
-    v->job_done = st->done;
-    v->job_total = st->space;
+    /* Progress counts this run's measurements, bounded by --max-configs. */
+    if (st->from_log)
+        s->tune_from_log++;
+    else
+        v->job_done++;
+    v->job_total = st->space - s->tune_from_log;
+    if (v->job_total > s->opts->max_configs)
+        v->job_total = s->opts->max_configs;
     if (st->result->status == RUN_OK) {
         if (v->ntune < SESSION_MAX_TUNE)
             v->tune_gflops[v->ntune++] = st->result->gflops.median;
@@ -556,6 +563,7 @@ static void run_tune(struct session *s)
         to.measure.budget_s = 0.25;     /* as --tune: a shorter look at each configuration */
     device_describe(s->cl.device, device, sizeof device);
     s->view.ntune = 0;
+    s->tune_from_log = 0;
     s->view.tune_best = 0.0;
     s->view.tune_best_params[0] = '\0';
     job_begin(s, JOB_TUNE, tune_space_size(l));
@@ -860,13 +868,11 @@ void session_toggle_job(struct session *s, enum session_job job)
         if (job == JOB_TUNE && (l->nparams == 0 || l->engine != ENGINE_OPENCL)) {
             notice(s, "lesson %d has no parameters to tune", l->number);
         } else {
-            if (job == JOB_SWEEP) {
-                s->view.sweep_lesson = s->view.lesson;
-                s->view.nsweep = 0;
-            } else if (job == JOB_TUNE) {
-                s->view.tune_lesson = s->view.lesson;
-                s->view.ntune = 0;
-            }
+            /* The chart of the new series replaces the other's. */
+            s->view.sweep_lesson = job == JOB_SWEEP ? s->view.lesson : -1;
+            s->view.tune_lesson = job == JOB_TUNE ? s->view.lesson : -1;
+            s->view.nsweep = 0;
+            s->view.ntune = 0;
             s->want_job = job;
             if (s->doing == DOING_LIVE)
                 atomic_store(&s->cancel, 1);

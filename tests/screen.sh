@@ -207,5 +207,26 @@ if screen_text | LC_ALL=C grep -q '[^ -~]'; then not_ok "ASCII only in a C local
 keys q
 check_restored "q in ASCII" 0
 
+# ---- the tuner, the sweep, and presenter mode ----
+start 100 30 --lesson 5 --size 64 $device
+check "ready to tune" "latest [0-9][0-9.]* +median"
+keys T
+check "T tunes the lesson, with its progress" "Tuning lesson 5: [0-9]+ of 3"
+check "and saves the best" "best of 3 configurations saved in"
+keys w
+check "w sweeps sizes" "Sweep: lesson 5, GFLOPS against size"
+check "with progress" "sweep: [0-9]+ of [0-9]+"
+keys w
+check_gone "w again stops it" "Sweep: lesson 5"
+keys q
+check_restored "q after tuning" 0
+start 100 30 --demo=1 --lesson 1 --size 64 $device
+check "--demo shows it" "\[demo\].*Lesson 1 of 13"
+check "and moves on by itself" "\[demo\].*Lesson 2 of 13"
+keys x
+check_gone "a key ends the presentation" "\[demo\]"
+keys q
+check_restored "q after the demo" 0
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -257,6 +257,23 @@ START_TEST(test_chart_ticks)
 }
 END_TEST
 
+/* Vertical bars: whole rows of full blocks from the bottom, the rest in lower eighths. */
+START_TEST(test_chart_columns)
+{
+    const double v[4] = { 0.0, 8.0, 5.0, 0.01 };
+    char top[64], bottom[64], *grid[2] = { top, bottom };
+
+    chart_columns(v, 4, 8.0, 2, true, grid);
+    /* 8 of 8 over two rows: full, full; 5 of 8 is 10 eighths: a full bottom, 2/8 on top;
+       0.01 shows the least mark, one eighth; 0 is blank. */
+    ck_assert_str_eq(top, " \u2588\u2582 ");
+    ck_assert_str_eq(bottom, " \u2588\u2588\u2581");
+    chart_columns(v, 4, 8.0, 2, false, grid);
+    ck_assert_str_eq(top, " #  ");
+    ck_assert_str_eq(bottom, " ###");
+}
+END_TEST
+
 Suite *chart_suite(void)
 {
     Suite *s = suite_create("chart");
@@ -274,6 +291,7 @@ Suite *chart_suite(void)
     tcase_add_test(tc, test_chart_plot_clipping);
     tcase_add_test(tc, test_chart_plot_degenerate);
     tcase_add_test(tc, test_chart_ticks);
+    tcase_add_test(tc, test_chart_columns);
     suite_add_tcase(s, tc);
     return s;
 }
