@@ -334,11 +334,14 @@ static int screen_key(struct tutor *t, int key)
         session_toggle_job(t->session, JOB_ALL);
         break;
     case 'w':
-        /* Hides a finished sweep of this lesson; otherwise starts one (or stops it). */
-        if (t->view->sweep_lesson == t->model.lesson && t->view->job != JOB_SWEEP)
+        /* Hides the sweep of this lesson (stopping it if it runs); otherwise starts one. */
+        if (t->view->sweep_lesson == t->model.lesson) {
+            if (t->view->job == JOB_SWEEP)
+                session_cancel_job(t->session);
             session_clear_charts(t->session);
-        else
+        } else {
             session_toggle_job(t->session, JOB_SWEEP);
+        }
         break;
     case 'x':
         session_cancel_job(t->session);
