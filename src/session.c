@@ -69,6 +69,8 @@ struct session {
 
 static void publish(struct session *s)
 {
+    s->view.want_size = s->want_size;
+    s->view.want_job = s->want_job;
     s->view.version++;
 }
 
@@ -92,6 +94,7 @@ static void notice(struct session *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->view.notice, sizeof s->view.notice, fmt, ap);
     va_end(ap);
+    s->view.notices++;
     publish(s);
 }
 
@@ -215,6 +218,11 @@ static void load_devices(struct session *s)
     if (s->list_loaded)
         chosen = initial_device(s, &e);
     pthread_mutex_lock(&s->lock);
+    if (chosen >= SESSION_MAX_DEVICES) {
+        error_set(&e, "the screen lists the first %d devices; device %d is beyond them (--bench and --tune "
+                      "can use it)", SESSION_MAX_DEVICES, chosen);
+        chosen = -1;
+    }
     if (!s->list_loaded || chosen < 0) {
         s->view.fatal = true;
         set_text(s->view.fatal_error, sizeof s->view.fatal_error, e.msg);
@@ -337,9 +345,14 @@ static bool measure_unlocked(struct session *s, struct workspace *w, int index, 
     struct measure_config cfg = config(s, budget);
 
     cfg.source = s->sources[index];
+    run_result_init(r);
+    /* Asked to stop while the lock was let go (a sweep's matrices take time to fill). */
+    if (*counter != gen || s->quit) {
+        r->cancelled = true;
+        return false;
+    }
     atomic_store(&s->cancel, 0);
     pthread_mutex_unlock(&s->lock);
-    run_result_init(r);
     measure_lesson(w, lesson_at(s, index), &ps, &cfg, r);
     pthread_mutex_lock(&s->lock);
     return !r->cancelled && *counter == gen && !s->quit;
@@ -561,6 +574,7 @@ static void run_tune(struct session *s)
     error_init(&e);
     if (!s->opts->budget_given)
         to.measure.budget_s = 0.25;     /* as --tune: a shorter look at each configuration */
+    to.measure.source = s->sources[index];  /* the kernel measured, not an unbuilt edit */
     device_describe(s->cl.device, device, sizeof device);
     s->view.ntune = 0;
     s->tune_from_log = 0;
@@ -827,6 +841,7 @@ void session_set_size(struct session *s, struct gemm_size size)
         cancel_job_locked(s);
         atomic_store(&s->cancel, 1);
         pthread_cond_signal(&s->wake);
+        publish(s);
     }
     pthread_mutex_unlock(&s->lock);
 }
@@ -859,24 +874,28 @@ void session_set_paused(struct session *s, bool paused)
 
 void session_toggle_job(struct session *s, enum session_job job)
 {
+    const struct lesson *l;
+    bool same;
+
     pthread_mutex_lock(&s->lock);
-    if (s->want_job == job) {
+    l = lesson_at(s, s->view.lesson);
+    /* The same series of this lesson stops; another one replaces the running one. */
+    same = s->want_job == job && (job == JOB_ALL || (job == JOB_SWEEP && s->view.sweep_lesson == s->view.lesson) ||
+                                  (job == JOB_TUNE && s->view.tune_lesson == s->view.lesson));
+    if (same) {
         cancel_job_locked(s);
+    } else if (job == JOB_TUNE && (l->nparams == 0 || l->engine != ENGINE_OPENCL)) {
+        notice(s, "lesson %d has no parameters to tune", l->number);
     } else {
-        const struct lesson *l = lesson_at(s, s->view.lesson);
         cancel_job_locked(s);
-        if (job == JOB_TUNE && (l->nparams == 0 || l->engine != ENGINE_OPENCL)) {
-            notice(s, "lesson %d has no parameters to tune", l->number);
-        } else {
-            /* The chart of the new series replaces the other's. */
-            s->view.sweep_lesson = job == JOB_SWEEP ? s->view.lesson : -1;
-            s->view.tune_lesson = job == JOB_TUNE ? s->view.lesson : -1;
-            s->view.nsweep = 0;
-            s->view.ntune = 0;
-            s->want_job = job;
-            if (s->doing == DOING_LIVE)
-                atomic_store(&s->cancel, 1);
-        }
+        /* The chart of the new series replaces the other's. */
+        s->view.sweep_lesson = job == JOB_SWEEP ? s->view.lesson : -1;
+        s->view.tune_lesson = job == JOB_TUNE ? s->view.lesson : -1;
+        s->view.nsweep = 0;
+        s->view.ntune = 0;
+        s->want_job = job;
+        if (s->doing == DOING_LIVE)
+            atomic_store(&s->cancel, 1);
     }
     pthread_cond_signal(&s->wake);
     publish(s);

@@ -55,6 +55,8 @@ struct session_view {
     char fatal_error[1024];     /* the screen closes and prints this */
 
     struct gemm_size size;
+    struct gemm_size want_size; /* asked for, perhaps not prepared yet */
+    enum session_job want_job;  /* the series asked for, perhaps not started yet */
     char size_error[512];       /* the device cannot hold this size: nothing runs */
     bool paused;
 
@@ -93,6 +95,7 @@ struct session_view {
     size_t job_done, job_total; /* steps of the series */
     double job_started;
     char notice[512];           /* the last thing worth telling: a saved file, a reload */
+    unsigned long notices;      /* counts them, so that the same text twice shows twice */
 
     /* The last reload that failed to build. */
     unsigned long build_failures;   /* counts them, so the screen shows each once */

@@ -136,7 +136,7 @@ static const long long size_steps[] = { 32, 64, 128, 256, 384, 512, 768, 1024, 1
 /* The next square size up or down the ladder from the largest side. */
 static void step_size(struct tutor *t, int direction)
 {
-    struct gemm_size s = t->view->size;
+    struct gemm_size s = t->view->want_size.m ? t->view->want_size : t->view->size;
     long long side = s.m > s.n ? s.m : s.n, next = 0;
     size_t n = sizeof size_steps / sizeof size_steps[0];
 
@@ -163,9 +163,9 @@ static void show_notice(struct tutor *t, const char *text)
 }
 
 /* New things the session has to say: a notice, a failed build. */
-static void take_news(struct tutor *t, const char *old_notice)
+static void take_news(struct tutor *t, unsigned long old_notices)
 {
-    if (strcmp(old_notice, t->view->notice) != 0 && t->view->notice[0])
+    if (t->view->notices != old_notices && t->view->notice[0])
         show_notice(t, t->view->notice);
     if (t->view->build_failures != t->build_failures) {
         t->build_failures = t->view->build_failures;
@@ -336,7 +336,7 @@ static int screen_key(struct tutor *t, int key)
     case 'w':
         /* Hides the sweep of this lesson (stopping it if it runs); otherwise starts one. */
         if (t->view->sweep_lesson == t->model.lesson) {
-            if (t->view->job == JOB_SWEEP)
+            if (t->view->want_job == JOB_SWEEP)
                 session_cancel_job(t->session);
             session_clear_charts(t->session);
         } else {
@@ -545,7 +545,7 @@ static int run(struct tutor *t, FILE *trace_file)
     for (;;) {
         int key = crt_read_key(TICK_MS), flags = KEY_DONE;
         double key_time = now_seconds();
-        char old_notice[sizeof t->view->notice];
+        unsigned long old_notices;
         if (crt_quit_requested())
             return EXIT_OK;
         if (key == KEY_RESIZE)
@@ -556,12 +556,12 @@ static int run(struct tutor *t, FILE *trace_file)
             return EXIT_OK;
         dirty |= flags & KEY_REDRAW;
         if (session_version(t->session) != seen || dirty) {
-            snprintf(old_notice, sizeof old_notice, "%s", t->view->notice);
+            old_notices = t->view->notices;
             session_view(t->session, t->view);
             seen = t->view->version;
             if (t->view->fatal)
                 return EXIT_ENVIRONMENT;
-            take_news(t, old_notice);
+            take_news(t, old_notices);
             /* Opening a device loads its driver, which may catch crash signals itself. */
             if (t->view->device_ready && t->view->device != device_handled) {
                 crt_install_crash_handlers();
@@ -613,6 +613,12 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     int status;
     bool stopped;
 
+    if (lessons->count > SESSION_MAX_LESSONS) {
+        fprintf(stderr, "clmm-tutor: the interactive screen shows at most %d lessons; %s has %zu "
+                        "(--bench and --show take any number)\n", SESSION_MAX_LESSONS,
+                opts->lessons_dir ? opts->lessons_dir : "the lesson directory", lessons->count);
+        return EXIT_USAGE;
+    }
     memset(&t, 0, sizeof t);
     memset(&st, 0, sizeof st);
     if (state_path(path, sizeof path) == 0)
@@ -629,12 +635,15 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     t.source_lesson = -1;
     t.demo_pace = opts->demo_s;
     t.demo_since = now_seconds();
+    /* The locale before any thread starts (setlocale is not thread-safe), and numbers in
+       the C format: the tuner's files are written and read on the worker thread. */
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
     t.session = session_start(lessons, opts, t.model.lesson, starting_size(opts, &st),
                               st.has_device ? st.device : NULL);
     session_view(t.session, t.view);
     refresh_sources(&t);
 
-    setlocale(LC_ALL, "");
     crt_install_signals();
     /* NO_COLOR (https://no-color.org): set and not empty. */
     crt_init(!opts->no_color && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
