@@ -802,40 +802,33 @@ void panes_draw_too_small(int cols, int rows)
         puts_at(rows / 2 + 1, cols > 12 ? (cols - 12) / 2 : 0, cols, "(q quits)", crt_attr(ROLE_DIM));
 }
 
+/* At most 20 lines: the window fits inside 80x24. */
 static const char *const help_lines[] = {
-    "Lessons",
-    "  n, Right, p, Left   next / previous lesson",
-    "  0-9                 jump to that lesson",
-    "Size and device",
-    "  + (or =), -         bigger / smaller square size",
-    "  s                   type an exact size: N or MxNxK",
+    "Lessons and sizes",
+    "  n, Right / p, Left  next / previous lesson     0-9   jump to a lesson",
+    "  +, = / -            larger / smaller size      s     type N or MxNxK",
     "  d                   choose the OpenCL device",
     "Parameters and kernels",
-    "  t                   change the lesson's parameters (the layout",
-    "                      and the measurement follow at once)",
-    "  T                   tune: search the parameter space, keep the best",
-    "  r                   reload the kernel from disk after editing it",
+    "  t     change the lesson's parameters: the layout and speed follow",
+    "  T     tune: search the parameter space and keep the best (T stops)",
+    "  r     reload the edited kernel                 c     diff, previous lesson",
     "Measuring",
-    "  space               pause / resume the live measurement",
-    "  a                   run every lesson at this size (and CLBlast)",
-    "  w                   sweep sizes for this lesson (w again hides it)",
-    "  x                   cancel a running series or tuning",
+    "  space pause / resume                           x     cancel a series",
+    "  a     every lesson at this size, and CLBlast (a again stops)",
+    "  w     sweep sizes for this lesson (w again hides and stops it)",
     "Screen",
-    "  Tab, Shift-Tab      next / previous pane (the one the arrows scroll)",
-    "  Up, Down, PgUp, PgDn, Home, End   scroll that pane",
-    "  z                   zoom the pane to the whole screen, and back",
-    "  c                   the kernel's changes since the previous lesson",
-    "  ?, F1, h            this help",
-    "  q, Esc, F10         quit (Esc closes a window first)",
+    "  Tab, Shift-Tab   next / previous pane (the arrows scroll it)",
+    "  Up Down PgUp PgDn Home End, j k   scroll     z   zoom the pane",
+    "  ?, h, F1         this help                   q, Esc, F10   quit",
     "",
-    "A GFLOPS figure is shown only after the result was verified against",
-    "the host reference; a wrong result shows as \"wrong result\".",
+    "A speed is shown only after the result was verified against the host",
+    "reference; a failed check shows as \"wrong result\".",
 };
 
 void panes_draw_help(int cols, int rows)
 {
     size_t n = sizeof help_lines / sizeof help_lines[0];
-    struct rect r = centred(cols, rows, 74, (int)n + 3);
+    struct rect r = centred(cols, rows, 78, (int)n + 3);
     struct rect in = frame(&r, "Keys (any key closes)", true);
 
     for (int i = 0; i < in.h && i < (int)n; i++)
