@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "files.h"
+#include "options.h"
 #include "str.h"
 
 int state_path(char *buf, size_t len)
@@ -23,7 +24,8 @@ static bool parse_size(const char *text, struct gemm_size *s)
 
     if (sscanf(text, "%lldx%lldx%lld%c", &s->m, &s->n, &s->k, &extra) != 3)
         return false;
-    return s->m > 0 && s->n > 0 && s->k > 0;
+    return s->m > 0 && s->n > 0 && s->k > 0 && s->m <= OPTIONS_MAX_SIDE && s->n <= OPTIONS_MAX_SIDE &&
+           s->k <= OPTIONS_MAX_SIDE;
 }
 
 void state_load(const char *path, struct tutor_state *st)

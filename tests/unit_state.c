@@ -63,7 +63,8 @@ START_TEST(test_state_malformed)
     snprintf(path, sizeof path, "%s/state", dir);
     f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
-    fputs("lesson=nine\nsize=0x10x10\nfuture=1\ndevice=pthread-cpu\nsize 512\n", f);
+    /* A side beyond what --size accepts is refused too. */
+    fputs("lesson=nine\nsize=0x10x10\nfuture=1\ndevice=pthread-cpu\nsize 512\nsize=1x1x9999999999\n", f);
     fclose(f);
     state_load(path, &st);
     ck_assert(!st.has_lesson);
