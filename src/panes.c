@@ -456,11 +456,6 @@ void panes_draw_layout(const struct rect *r, struct screen_model *m)
 
 /* ---- GFLOPS ---- */
 
-static void value_text(double v, char *buf, size_t len)
-{
-    chart_format_value(v, buf, len);
-}
-
 /* The status line: what runs now, with progress for a series. */
 static void draw_status(int y, int x, int w, const struct session_view *v)
 {
@@ -513,8 +508,8 @@ static int draw_latest(const struct rect *in, int row, const struct session_view
     {
         struct stats st;
         stats_compute(v->history, v->nhistory, &st);
-        value_text(f->median, a, sizeof a);
-        value_text(st.median, b, sizeof b);
+        chart_format_value(f->median, a, sizeof a);
+        chart_format_value(st.median, b, sizeof b);
         char line[160];
         int n = snprintf(line, sizeof line, "latest %s  median %s  %s%.1f%%", a, b, crt_utf8() ? "\u00b1" : "+-",
                          100.0 * stats_relative_spread(&st));
@@ -541,7 +536,7 @@ static void draw_plot(int y, int x, int w, int rows, const double *px, const dou
         if (!(lines[i] = malloc(chart_row_bytes(w - label_w))))
             abort();
     chart_plot(px, py, n, xmin, xmax, 0.0, ymax, logx, join, w - label_w, rows, crt_utf8(), lines);
-    value_text(ymax, label, sizeof label);
+    chart_format_value(ymax, label, sizeof label);
     printf_at(y, x, label_w, crt_attr(ROLE_DIM), "%5s", label);
     printf_at(y + rows - 1, x, label_w, crt_attr(ROLE_DIM), "%5s", "0");
     for (int i = 0; i < rows; i++) {
@@ -666,7 +661,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         } else {
             int used = chart_bar(bar, sizeof bar, b->fig->median, scale, bar_w, crt_utf8());
             puts_at(y, x, bar_w, bar, crt_attr(b->role));
-            value_text(b->fig->median, value, sizeof value);
+            chart_format_value(b->fig->median, value, sizeof value);
             printf_at(y, x + used + 1, value_w + bar_w - used, 0, "%s", value);
             if (b->fig->median == fastest && fastest > 0.0)
                 puts_at(y, x + used + 2 + (int)strlen(value), 2, crt_utf8() ? "\u2605" : "*", crt_attr(ROLE_BEST));
@@ -713,7 +708,7 @@ static void draw_tune(const struct rect *in, int row, const struct screen_model 
     char best[32];
     double top = 0.0;
 
-    value_text(v->tune_best, best, sizeof best);
+    chart_format_value(v->tune_best, best, sizeof best);
     printf_at(in->y + row, in->x, in->w, crt_attr(ROLE_HEADING), "Tuning lesson %d: %zu of %zu, best %s",
               m->lessons->items[v->tune_lesson].number, v->tune_done, v->tune_space, best);
     printf_at(in->y + row + 1, in->x, in->w, crt_attr(ROLE_DIM), "%s", v->tune_best_params);
@@ -743,7 +738,7 @@ static void draw_tune(const struct rect *in, int row, const struct screen_model 
             free(lines[i]);
         }
         printf_at(in->y + row + 2, in->x, 6, crt_attr(ROLE_DIM), "%4.0f", most);
-        value_text(scale, label, sizeof label);
+        chart_format_value(scale, label, sizeof label);
         printf_at(in->y + in->h - 1, in->x, in->w, crt_attr(ROLE_DIM), "configurations by GFLOPS, 0 to %s", label);
         free(lines);
         free(count);
