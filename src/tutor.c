@@ -584,6 +584,47 @@ static int run(struct tutor *t, FILE *trace_file)
     }
 }
 
+/* What the libraries print on stderr while the screen is up (a compiler's "1 error
+   generated.") would land in the middle of the panes: it goes to a temporary file and is
+   shown after the screen closes. */
+struct held_stderr {
+    int saved;                  /* the real stderr, or -1 */
+    FILE *file;
+};
+
+static void hold_stderr(struct held_stderr *h)
+{
+    h->saved = -1;
+    h->file = tmpfile();
+    if (!h->file)
+        return;
+    fflush(stderr);
+    h->saved = dup(STDERR_FILENO);
+    if (h->saved < 0 || dup2(fileno(h->file), STDERR_FILENO) < 0) {
+        if (h->saved >= 0)
+            close(h->saved);
+        h->saved = -1;
+        fclose(h->file);
+        h->file = NULL;
+    }
+}
+
+static void release_stderr(struct held_stderr *h)
+{
+    char buf[4096];
+    size_t n;
+
+    if (h->saved < 0)
+        return;
+    fflush(stderr);
+    dup2(h->saved, STDERR_FILENO);
+    close(h->saved);
+    rewind(h->file);
+    while ((n = fread(buf, 1, sizeof buf, h->file)) > 0)
+        fwrite(buf, 1, n, stderr);
+    fclose(h->file);
+}
+
 static struct gemm_size starting_size(const struct options *opts, const struct tutor_state *st)
 {
     if (opts->size_given)
@@ -609,6 +650,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     struct tutor t;
     struct tutor_state st;
     char path[4096];
+    struct held_stderr held;
     FILE *trace_file;
     int status;
     bool stopped;
@@ -645,11 +687,13 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     refresh_sources(&t);
 
     crt_install_signals();
+    hold_stderr(&held);
     /* NO_COLOR (https://no-color.org): set and not empty. */
     crt_init(!opts->no_color && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
     trace_file = getenv("CLMM_TUTOR_TRACE") ? fopen(getenv("CLMM_TUTOR_TRACE"), "a") : NULL;
     status = run(&t, trace_file);
     crt_done();
+    release_stderr(&held);
     if (trace_file)
         fclose(trace_file);
 
