@@ -185,10 +185,11 @@ static void set_idle(struct session *s)
 
 /* The lessons' parameters on this device: the tuner's where saved, else the defaults, with
    --param over them. */
-static void choose_params(struct session *s, const struct device_info *d)
+static void choose_params(const struct session *s, const struct device_info *d, struct param_set *params,
+                          bool *tuned)
 {
     for (size_t i = 0; i < s->lessons->count; i++)
-        commands_lesson_params(s->opts, &s->lessons->items[i], d, &s->params[i], &s->tuned[i]);
+        commands_lesson_params(s->opts, &s->lessons->items[i], d, &params[i], &tuned[i]);
 }
 
 static int initial_device(struct session *s, struct error *e)
@@ -288,8 +289,7 @@ static void switch_device(struct session *s)
     ok = s->cl_open = ocl_open(&s->cl, d, &e) == 0;
     if (ok)
         open_workspace(s, size, size_error, sizeof size_error);
-    for (size_t i = 0; i < s->lessons->count; i++)
-        commands_lesson_params(s->opts, &s->lessons->items[i], d, &params[i], &tuned[i]);
+    choose_params(s, d, params, tuned);
     pthread_mutex_lock(&s->lock);
     s->view.device = index;
     s->view.info = *d;
@@ -712,7 +712,7 @@ struct session *session_start(const struct lesson_set *lessons, const struct opt
     if (!s->params || !s->tuned || !s->sources || lessons->count > SESSION_MAX_LESSONS)
         abort();
     /* The defaults (and --param) until the device is known and its tuned parameters read. */
-    choose_params(s, NULL);
+    choose_params(s, NULL, s->params, s->tuned);
     for (size_t i = 0; i < lessons->count; i++)
         if (lessons->items[i].engine == ENGINE_OPENCL) {
             struct error e;

@@ -122,12 +122,12 @@ static void go_to_lesson(struct tutor *t, int index)
     refresh_sources(t);
 }
 
+/* The index of lesson number in the set, or -1. */
 static int index_of_number(const struct lesson_set *set, int number)
 {
-    for (size_t i = 0; i < set->count; i++)
-        if (set->items[i].number == number)
-            return (int)i;
-    return -1;
+    const struct lesson *l = lesson_set_find(set, number);
+
+    return l ? (int)(l - set->items) : -1;
 }
 
 static const long long size_steps[] = { 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096,
