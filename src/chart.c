@@ -336,3 +336,29 @@ size_t chart_ticks(double lo, double hi, size_t max_ticks, double *ticks)
             return last >= first ? (size_t)(last - first + 1.0) : 0;
         }
 }
+
+void chart_log_range(double min, double max, double *lo, double *hi)
+{
+    if (!(min > 0.0) || !(max > 0.0) || !isfinite(min) || !isfinite(max)) {
+        *lo = 1.0;
+        *hi = 10.0;
+        return;
+    }
+    if (min > max)
+        min = max;
+    *lo = pow(10.0, floor(log10(min)));
+    *hi = pow(10.0, ceil(log10(max)));
+    if (*hi < *lo * 10.0)
+        *hi = *lo * 10.0;
+}
+
+double chart_log_fraction(double value, double lo, double hi)
+{
+    double f;
+
+    if (!(value > 0.0) || !(hi > lo) || !(lo > 0.0))
+        return 0.0;
+    f = (log10(value) - log10(lo)) / (log10(hi) - log10(lo));
+    /* Above 0 for any value above 0: chart_bar then draws at least its thinnest mark. */
+    return f < 1e-9 ? 1e-9 : f > 1.0 ? 1.0 : f;
+}

@@ -21,6 +21,18 @@ double chart_nice_max(double max);
    UTF-8 column takes 3 bytes, an ASCII one 1, and the NUL 1). */
 int chart_bar(char *buf, size_t len, double value, double max, int width, bool utf8);
 
+/* A log scale for bars of values from min to max (both > 0): *lo the power of ten at or
+   below min, *hi the power of ten at or above max, and *hi at least 10 times *lo, so that a
+   ladder spanning five decades draws every bar with a length that says its decade. min or
+   max not above 0 (or not finite) gives 1 and 10. */
+void chart_log_range(double min, double max, double *lo, double *hi);
+
+/* Where value sits on the log scale lo..hi, from 0 to 1 (clipped); 0 for value <= 0 and
+   more than 0 for any value above 0, so that its bar shows at least a sliver. A bar
+   of length fraction * width, drawn with chart_bar(buf, len, fraction, 1.0, ...), is a log
+   bar. */
+double chart_log_fraction(double value, double lo, double hi);
+
 /* Vertical bars, one column per value on a scale of 0..max, height rows high: UTF-8 lower
    eighths blocks (U+2581..U+2588) or '#' per whole row in ASCII, the same rounding and
    least mark as chart_bar. rows[r] (r = 0 is the top) receives a NUL-terminated string;

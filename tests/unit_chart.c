@@ -274,6 +274,34 @@ START_TEST(test_chart_columns)
 }
 END_TEST
 
+/* A ladder from 0.53 (the CPU) to 40056 GFLOPS spans five decades: each decade is a fifth
+   of the bar, and the slowest lesson still has a mark. */
+START_TEST(test_chart_log_scale)
+{
+    double lo, hi;
+    char bar[256];
+
+    chart_log_range(0.531, 40056.0, &lo, &hi);
+    ck_assert_double_eq_tol(lo, 0.1, 1e-12);
+    ck_assert_double_eq_tol(hi, 100000.0, 1e-6);
+    ck_assert_double_eq_tol(chart_log_fraction(1.0, lo, hi), 1.0 / 6.0, 1e-12);
+    ck_assert_double_eq_tol(chart_log_fraction(1000.0, lo, hi), 4.0 / 6.0, 1e-12);
+    ck_assert(chart_log_fraction(0.1, lo, hi) > 0.0);
+    ck_assert_int_eq(chart_bar(bar, sizeof bar, chart_log_fraction(0.1, lo, hi), 1.0, 30, true), 1);
+    ck_assert_double_eq(chart_log_fraction(0.0, lo, hi), 0.0);
+    ck_assert_double_eq(chart_log_fraction(1e9, lo, hi), 1.0);
+    /* One value, or values within a decade: still a decade wide. */
+    chart_log_range(250.0, 250.0, &lo, &hi);
+    ck_assert_double_eq_tol(lo, 100.0, 1e-9);
+    ck_assert_double_eq_tol(hi, 1000.0, 1e-9);
+    chart_log_range(100.0, 100.0, &lo, &hi);
+    ck_assert_double_eq_tol(hi / lo, 10.0, 1e-9);
+    chart_log_range(0.0, 5.0, &lo, &hi);
+    ck_assert_double_eq(lo, 1.0);
+    ck_assert_double_eq(hi, 10.0);
+}
+END_TEST
+
 Suite *chart_suite(void)
 {
     Suite *s = suite_create("chart");
@@ -292,6 +320,7 @@ Suite *chart_suite(void)
     tcase_add_test(tc, test_chart_plot_degenerate);
     tcase_add_test(tc, test_chart_ticks);
     tcase_add_test(tc, test_chart_columns);
+    tcase_add_test(tc, test_chart_log_scale);
     suite_add_tcase(s, tc);
     return s;
 }
