@@ -35,21 +35,21 @@ START_TEST(test_results_median_of_runs)
     results_init(&rs);
     add(&rs, 0, S256, 5, "TS=16", RUN_OK, 15.6);
     add(&rs, 0, S256, 5, "TS=16", RUN_OK, 16.0);
+    add(&rs, 0, S256, 5, "TS=16", RUN_OK, 15.0);
     add(&rs, 0, S256, 5, "TS=16", RUN_OK, 14.0);
     add(&rs, 0, S256, 5, "TS=16", RUN_OK, 5.9);     /* a short, slow run last */
-    add(&rs, 0, S256, 5, "TS=16", RUN_OK, 15.0);
     results_summary(&rs, 0, S256, 5, "TS=16", &f, history, &n);
     ck_assert(f.have && !f.stale);
     ck_assert_int_eq(f.status, RUN_OK);
     ck_assert_double_eq_tol(f.median, 15.0, 1e-12);
     ck_assert(f.q1 < f.median && f.median < f.q3);
-    ck_assert_double_eq_tol(f.latest, 15.0, 1e-12);
+    ck_assert_double_eq_tol(f.latest, 5.9, 1e-12);
     ck_assert_uint_eq(f.runs, 5);
     ck_assert_int_eq(f.launches, 7);
     ck_assert_str_eq(f.params, "TS=16");
     ck_assert_uint_eq(n, 5);
     ck_assert_double_eq(history[0], 15.6);
-    ck_assert_double_eq(history[3], 5.9);
+    ck_assert_double_eq(history[4], 5.9);
     results_free(&rs);
 }
 END_TEST
