@@ -24,8 +24,10 @@ struct screen_layout {
 /* Lays out the screen. focus is the pane that scrolls with the arrow keys; zoom gives it
    the whole space between the top and bottom lines. On screens too narrow for every pane,
    the lesson text and the source share one place: the focused one of the two, else
-   left_choice. */
-void layout_compute(int cols, int rows, enum pane focus, enum pane left_choice, bool zoom,
+   left_choice. gflops_rows is the height the GFLOPS pane asks for (0: its share): it is
+   taken from the work-group layout pane, which is hidden when too little would be left of
+   it, unless it has the focus. */
+void layout_compute(int cols, int rows, enum pane focus, enum pane left_choice, bool zoom, int gflops_rows,
                     struct screen_layout *out);
 
 bool rect_visible(const struct rect *r);
