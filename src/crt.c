@@ -76,7 +76,7 @@ void crt_init(bool want_color)
     nonl();
     keypad(stdscr, TRUE);
     curs_set(0);
-    set_escdelay(25);           /* Esc quits at once; arrow keys still arrive whole */
+    set_escdelay(25);           /* Esc answers at once; arrow keys still arrive whole */
     color = want_color && has_colors();
     if (color) {
         start_color();
@@ -156,8 +156,44 @@ bool crt_quit_requested(void)
     return quit_signal != 0;
 }
 
+/* What follows an Esc that came with more bytes behind it: Alt+key, or an escape sequence
+   curses does not know (the terminal's keys under a TERM that describes another terminal).
+   The sequence is read to its end so that none of its bytes is taken for a key; Home and
+   End in their common forms are understood, anything else is dropped. */
+static int after_escape(int first)
+{
+    char seq[16];
+    size_t n = 0;
+    int c;
+
+    if (first != '[' && first != 'O')
+        return ERR;                         /* Alt+key: not a key of the tutor's */
+    timeout(0);
+    /* Parameter and intermediate bytes, then one final byte (ECMA-48). */
+    while ((c = getch()) != ERR && n + 1 < sizeof seq) {
+        seq[n++] = (char)c;
+        if (c >= 0x40 && c <= 0x7e)
+            break;
+    }
+    seq[n] = '\0';
+    if (strcmp(seq, "H") == 0 || strcmp(seq, "1~") == 0 || strcmp(seq, "7~") == 0)
+        return KEY_HOME;
+    if (strcmp(seq, "F") == 0 || strcmp(seq, "4~") == 0 || strcmp(seq, "8~") == 0)
+        return KEY_END;
+    return ERR;
+}
+
 int crt_read_key(int timeout_ms)
 {
+    int key, next;
+
     timeout(timeout_ms);
-    return getch();
+    key = getch();
+    if (key != CRT_KEY_ESC)
+        return key;
+    /* curses has waited ESCDELAY for a sequence it knows: a byte here means Alt+key or a
+       sequence it does not know. */
+    timeout(0);
+    next = getch();
+    return next == ERR ? CRT_KEY_ESC : after_escape(next);
 }

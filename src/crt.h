@@ -59,7 +59,9 @@ void crt_install_signals(void);
 void crt_install_crash_handlers(void);
 bool crt_quit_requested(void);
 
-/* Waits at most timeout_ms for a key; ERR when none came. */
+/* Waits at most timeout_ms for a key; ERR when none came, and for keys the screen does
+   not use: Alt+key and escape sequences curses does not know (they are read whole, so that
+   none of their bytes passes for a key). CRT_KEY_ESC is Esc pressed alone. */
 int crt_read_key(int timeout_ms);
 
 #define CRT_KEY_ESC 27
