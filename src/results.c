@@ -24,6 +24,7 @@ struct result_entry {
     double runs[RESULTS_RUNS];  /* GFLOPS medians, a ring: the newest count ones */
     size_t nruns, next;
     int launches;
+    double run_q1, run_q3;      /* the quartiles of the newest run's launches */
     unsigned long serial;       /* when it last changed */
 };
 
@@ -101,6 +102,8 @@ void results_add(struct results *rs, int device, struct gemm_size size, int less
         if (e->nruns < RESULTS_RUNS)
             e->nruns++;
         e->launches = r->reps;
+        e->run_q1 = r->gflops.q1;
+        e->run_q3 = r->gflops.q3;
         return;
     }
     e->wrong |= r->status == RUN_WRONG;
@@ -160,8 +163,9 @@ void results_summary(const struct results *rs, int device, struct gemm_size size
     stats_compute(runs, n, &st);
     out->status = RUN_OK;
     out->median = st.median;
-    out->q1 = st.q1;
-    out->q3 = st.q3;
+    /* Quartiles of fewer than 3 runs say nothing: those of the newest run's launches do. */
+    out->q1 = n >= 3 ? st.q1 : match->run_q1;
+    out->q3 = n >= 3 ? st.q3 : match->run_q3;
     out->latest = runs[n - 1];
     out->runs = n;
     out->launches = match->launches;

@@ -20,11 +20,14 @@ struct summary {
     bool have;                  /* something was measured (maybe with other parameters) */
     bool stale;                 /* only with other parameters: nothing below is current */
     enum run_status status;     /* RUN_WRONG if any run was wrong; else RUN_OK once a run was */
-    double median, q1, q3;      /* GFLOPS over the runs, when status is RUN_OK */
+    double median, q1, q3;      /* GFLOPS over the runs, when status is RUN_OK (with fewer
+                                   than 3 runs, q1 and q3 are the newest run's, over its
+                                   timed launches) */
     double latest;              /* the newest run's own median */
     size_t runs;                /* runs summed up (each run: a verified warm-up, then timed launches) */
     int launches;               /* timed launches of the newest run */
     bool tuned;                 /* its parameters were the tuner's */
+    double estimate_s;          /* a run refused by its launch-time estimate: the estimate */
     char params[256];           /* of the summed runs; with stale, of the newest other ones */
     char message[256];          /* why it is not RUN_OK */
 };

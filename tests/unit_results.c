@@ -16,6 +16,8 @@ static void add(struct results *rs, int device, struct gemm_size size, int lesso
     snprintf(r.params, sizeof r.params, "%s", params);
     r.status = status;
     r.gflops.median = median;
+    r.gflops.q1 = median * 0.9;
+    r.gflops.q3 = median * 1.2;
     r.reps = 7;
     if (status != RUN_OK)
         error_set(&r.error, "element (3, 4) is 9, expected 2");
@@ -68,6 +70,9 @@ START_TEST(test_results_kept_by_size_and_device)
     add(&rs, 0, S256, 4, "", RUN_OK, 400.0);
     results_summary(&rs, 0, S256, 3, "", &f, NULL, NULL);
     ck_assert_double_eq(f.median, 100.0);
+    /* One run: its launches' quartiles. */
+    ck_assert_double_eq_tol(f.q1, 90.0, 1e-9);
+    ck_assert_double_eq_tol(f.q3, 120.0, 1e-9);
     results_summary(&rs, 0, S512, 3, "", &f, NULL, NULL);
     ck_assert_double_eq(f.median, 200.0);
     results_summary(&rs, 1, S256, 3, "", &f, NULL, NULL);
