@@ -319,8 +319,9 @@ int commands_run(const struct options *opts, commands_screen *screen)
     }
     if ((status = load_lessons(opts, &set)) != EXIT_OK)
         return status;
+    /* The tutor starts at lesson 1, or at the set's first lesson when it has no lesson 1. */
     if (opts->mode == MODE_TUTOR && lesson == LESSON_UNSET)
-        lesson = 1;
+        lesson = lesson_set_find(&set, 1) || set.count == 0 ? 1 : set.items[0].number;
     if (lesson >= 0 && !find_lesson(&set, lesson)) {
         lesson_set_free(&set);
         return EXIT_USAGE;

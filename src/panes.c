@@ -159,8 +159,9 @@ void panes_draw_title(const struct rect *r, const struct screen_model *m)
     format_size(size, sizeof size, v->size);
     param_set_format(l, &v->params, params, sizeof params);
     blank(r->y, r->x, r->w, attr);
-    x += printf_at(r->y, x, r->w, attr, " clmm-tutor%s%sLesson %d of %d: %s%s%s%s%s%s",
-                   m->demo ? " [demo]" : "", sep, l->number, m->lessons->items[m->lessons->count - 1].number,
+    /* The lesson's number, and where it stands in the set (numbers may start at 0). */
+    x += printf_at(r->y, x, r->w, attr, " clmm-tutor%s%sLesson %d (%d of %zu): %s%s%s%s%s%s",
+                   m->demo ? " [demo]" : "", sep, l->number, m->lesson + 1, m->lessons->count,
                    l->title, sep, size, params[0] ? sep : "", params, v->tuned ? " (tuned)" : "");
     if (v->device_ready || v->device >= 0)
         printf_at(r->y, x, r->x + r->w - x, attr, "%s%s", sep, v->devices_known && v->device >= 0 ?
@@ -169,24 +170,14 @@ void panes_draw_title(const struct rect *r, const struct screen_model *m)
         printf_at(r->y, x, r->x + r->w - x, attr, "%sopening the device...", sep);
 }
 
-struct key_hint {
-    const char *key, *what;
-};
-
-static int key_hint_width(const struct key_hint *h)
+static int key_width(const struct key_binding *k)
 {
-    return (int)(strlen(h->key) + strlen(h->what) + 3);
+    return (int)(strlen(k->line_keys) + strlen(k->line_label) + 3);
 }
 
 void panes_draw_keys(const struct rect *r, const struct screen_model *m)
 {
-    static const struct key_hint hints[] = {
-        { "n/p", "lesson" }, { "+/-", "size" }, { "t", "param" }, { "d", "device" }, { "a", "all" },
-        { "w", "sweep" }, { "T", "tune" }, { "spc", "pause" }, { "r", "reload" }, { "c", "diff" },
-        { "tab", "pane" }, { "z", "zoom" }, { "s", "size..." }, { "?", "help" }, { "q", "quit" },
-    };
-    size_t n = sizeof hints / sizeof hints[0];
-    int x = r->x, right = r->x + r->w, base = crt_attr(ROLE_KEYS);
+    int x = r->x, right = r->x + r->w, base = crt_attr(ROLE_KEYS), room = r->w, most = 0, width = 0;
 
     blank(r->y, r->x, r->w, base);
     if (m->message) {
@@ -196,15 +187,31 @@ void panes_draw_keys(const struct rect *r, const struct screen_model *m)
     if (m->view->job != JOB_NONE) {
         x += printf_at(r->y, x, right - x, crt_attr(ROLE_KEY), " x");
         x += printf_at(r->y, x, right - x, base, " cancel ");
+        room -= x - r->x;
     }
-    /* The last two ("? help", "q quit") always show: the others give way on narrow screens. */
-    for (size_t i = 0; i < n; i++) {
-        int need = key_hint_width(&hints[i]);
-        if (i < n - 2 && x + need + key_hint_width(&hints[n - 2]) + key_hint_width(&hints[n - 1]) > right)
+    /* The keys of the highest ranks give way until the rest fit. */
+    for (size_t i = 0; i < m->nkeys; i++)
+        if (m->keys[i].line_keys) {
+            width += key_width(&m->keys[i]);
+            most = m->keys[i].line_rank > most ? m->keys[i].line_rank : most;
+        }
+    for (; width > room && most > 0; most--)
+        for (size_t i = 0; i < m->nkeys; i++)
+            if (m->keys[i].line_keys && m->keys[i].line_rank == most)
+                width -= key_width(&m->keys[i]);
+    for (size_t i = 0; i < m->nkeys; i++) {
+        const struct key_binding *k = &m->keys[i];
+        if (!k->line_keys || k->line_rank > most)
             continue;
-        x += printf_at(r->y, x, right - x, crt_attr(ROLE_KEY), " %s", hints[i].key);
-        x += printf_at(r->y, x, right - x, base, " %s ", hints[i].what);
+        x += printf_at(r->y, x, right - x, crt_attr(ROLE_KEY), " %s", k->line_keys);
+        x += printf_at(r->y, x, right - x, base, " %s ", k->line_label);
     }
+}
+
+void panes_draw_closing(const struct rect *r, const char *text)
+{
+    blank(r->y, r->x, r->w, crt_attr(ROLE_KEYS));
+    puts_at(r->y, r->x + 1, r->w - 2, text, crt_attr(ROLE_KEYS));
 }
 
 /* ---- the lesson text ---- */
@@ -456,9 +463,16 @@ void panes_draw_layout(const struct rect *r, struct screen_model *m)
 
 /* ---- GFLOPS ---- */
 
-/* The status line: what runs now, with progress for a series. */
-static void draw_status(int y, int x, int w, const struct session_view *v)
+static const char *job_name(enum session_job job)
 {
+    return job == JOB_ALL ? "all lessons" : job == JOB_SWEEP ? "sweep" : "tuning";
+}
+
+/* The status line: what runs now, with progress for a series; a series of another lesson
+   than the one on screen names its lesson. */
+static void draw_status(int y, int x, int w, const struct screen_model *m)
+{
+    const struct session_view *v = m->view;
     double now = now_seconds();
 
     if (!v->busy && v->paused) {
@@ -468,12 +482,14 @@ static void draw_status(int y, int x, int w, const struct session_view *v)
     }
     if (v->job != JOB_NONE && v->job_total > 0) {
         double elapsed = now - v->job_started;
-        char left[64] = "";
+        char left[64] = "", whose[48] = "";
+        int lesson = v->job == JOB_TUNE ? v->tune_lesson : v->job == JOB_SWEEP ? v->sweep_lesson : -1;
         if (v->job_done > 0 && v->job_done < v->job_total)
             snprintf(left, sizeof left, ", about %.0f s left",
                      elapsed / (double)v->job_done * (double)(v->job_total - v->job_done));
-        printf_at(y, x, w, crt_attr(ROLE_EMPHASIS), "%s %zu of %zu, %.0f s%s",
-                  v->job == JOB_ALL ? "all lessons:" : v->job == JOB_SWEEP ? "sweep:" : "tuning:",
+        if (lesson >= 0)
+            snprintf(whose, sizeof whose, " lesson %d", m->lessons->items[lesson].number);
+        printf_at(y, x, w, crt_attr(ROLE_EMPHASIS), "%s%s: %zu of %zu, %.0f s%s", job_name(v->job), whose,
                   v->job_done + 1 > v->job_total ? v->job_total : v->job_done + 1, v->job_total, elapsed, left);
         return;
     }
@@ -484,41 +500,56 @@ static void draw_status(int y, int x, int w, const struct session_view *v)
         puts_at(y, x, w, "stopped on this result: change something, or space twice", crt_attr(ROLE_DIM));
 }
 
-/* The latest figure of the current lesson, or why there is none. Returns the rows used. */
-static int draw_latest(const struct rect *in, int row, const struct session_view *v)
+static const char *plus_minus(void)
 {
-    const struct figure *f = &v->latest;
-    char a[32], b[32];
+    return crt_utf8() ? "\u00b1" : "+-";
+}
+
+/* The spread of a summary as a percentage of its median: "±0.4%". */
+static void format_spread(const struct summary *f, char *buf, size_t len)
+{
+    double spread = f->median > 0.0 ? 100.0 * (f->q3 - f->q1) / f->median : 0.0;
+
+    snprintf(buf, len, spread < 9.95 ? "%s%.1f%%" : "%s%.0f%%", plus_minus(), spread);
+}
+
+/* The newest figure of the current lesson and the median of all its runs (the same number
+   as its bar), or why there is none. Returns the rows used. */
+static int draw_latest(const struct rect *in, int row, const struct screen_model *m)
+{
+    const struct session_view *v = m->view;
+    const struct summary *f = &v->latest, *all = &v->bars[m->lesson];
+    char a[32], b[32], spread[32], line[200];
+    int n;
 
     if (v->size_error[0])
         return draw_wrapped(in, row, v->size_error, crt_attr(ROLE_WARNING));
-    if (!f->have) {
+    if (!f->have && !(all->have && !all->stale)) {
         puts_at(in->y + row, in->x, in->w, "waiting for the first measurement", crt_attr(ROLE_DIM));
         return row + 1;
     }
-    if (f->status == RUN_WRONG) {
+    if (f->have && f->status == RUN_WRONG) {
         puts_at(in->y + row, in->x, in->w, " wrong result ", crt_attr(ROLE_WRONG));
         return draw_wrapped(in, row + 1, f->message, crt_attr(ROLE_WARNING));
     }
-    if (f->status != RUN_OK) {
+    if (f->have && f->status != RUN_OK) {
         char msg[600];
         snprintf(msg, sizeof msg, "%s: %s", run_status_name(f->status), f->message);
         return draw_wrapped(in, row, msg, crt_attr(ROLE_WARNING));
     }
-    {
-        struct stats st;
-        stats_compute(v->history, v->nhistory, &st);
-        chart_format_value(f->median, a, sizeof a);
-        chart_format_value(st.median, b, sizeof b);
-        char line[160];
-        int n = snprintf(line, sizeof line, "latest %s  median %s  %s%.1f%%", a, b, crt_utf8() ? "\u00b1" : "+-",
-                         100.0 * stats_relative_spread(&st));
-        /* The number of measurements, where it fits. */
-        if ((int)str_columns(line, (size_t)n) + 8 <= in->w)
-            snprintf(line + n, sizeof line - (size_t)n, "  (%zu)", v->nhistory);
-        puts_at(in->y + row, in->x, in->w, line, A_NORMAL);
-        printf_at(in->y + row, in->x, 6, crt_attr(ROLE_EMPHASIS), "latest");
+    chart_format_value(f->have ? f->median : all->latest, a, sizeof a);
+    if (all->have && !all->stale && all->status == RUN_OK) {
+        chart_format_value(all->median, b, sizeof b);
+        format_spread(all, spread, sizeof spread);
+        n = snprintf(line, sizeof line, "latest %s  median %s %s", a, b, spread);
+        /* The number of runs the median is of, where it fits. */
+        if ((int)str_columns(line, (size_t)n) + 10 <= in->w)
+            snprintf(line + n, sizeof line - (size_t)n, "  (%zu run%s)", all->runs, all->runs == 1 ? "" : "s");
+    } else {
+        snprintf(line, sizeof line, "latest %s", a);
     }
+    puts_at(in->y + row, in->x, in->w, line, A_NORMAL);
+    printf_at(in->y + row, in->x, 6, crt_attr(ROLE_EMPHASIS), "latest");
     return row + 1;
 }
 
@@ -561,113 +592,249 @@ static void draw_history(const struct rect *in, int row, int rows, const struct 
 }
 
 struct bar {
-    const char *label;
-    int number;                 /* -1 for CLBlast */
-    const struct figure *fig;
-    int role;
+    int index;                  /* in the lesson set; RESULTS_REFERENCE for CLBlast */
+    const struct summary *fig;
 };
 
-/* Which bars fit: the current lesson, the fastest and the references first, then the
-   lessons nearest the current one; shown in ladder order. */
-static size_t choose_bars(const struct screen_model *m, struct bar *bars, size_t room, double *fastest)
+static bool shows_speed(const struct summary *f)
+{
+    return f->have && !f->stale && f->status == RUN_OK && f->median > 0.0;
+}
+
+/* The bars there are: every lesson measured at this size (and the current one), then
+   CLBlast; in ladder order. */
+static size_t collect_bars(const struct screen_model *m, struct bar *bars)
 {
     const struct session_view *v = m->view;
-    size_t count = m->lessons->count, n = 0, best = SIZE_MAX;
-    bool *take = calloc(count + 1, sizeof *take);
+    size_t n = 0;
 
-    if (!take)
-        abort();
-    *fastest = 0.0;
-    for (size_t i = 0; i < count; i++)
-        if (v->bars[i].have && v->bars[i].status == RUN_OK && v->bars[i].median > *fastest) {
-            *fastest = v->bars[i].median;
-            best = i;
-        }
-    if (v->clblast.have && v->clblast.status == RUN_OK && v->clblast.median > *fastest)
-        *fastest = v->clblast.median;
-    {
-        size_t wanted = 0, order[SESSION_MAX_LESSONS + 3];
-        size_t k = 0;
-        order[k++] = (size_t)m->lesson;
-        if (best != SIZE_MAX)
-            order[k++] = best;
-        if (m->lessons->items[0].engine == ENGINE_HOST)
-            order[k++] = 0;
-        for (int d = 1; d < (int)count; d++) {
-            if (m->lesson - d >= 0)
-                order[k++] = (size_t)(m->lesson - d);
-            if (m->lesson + d < (int)count)
-                order[k++] = (size_t)(m->lesson + d);
-        }
-        if (v->clblast.have && room > 0)
-            room--;
-        for (size_t i = 0; i < k && wanted < room; i++) {
-            size_t at = order[i];
-            if (take[at] || (!v->bars[at].have && at != (size_t)m->lesson))
-                continue;
-            take[at] = true;
-            wanted++;
-        }
-    }
-    for (size_t i = 0; i < count; i++)
-        if (take[i]) {
-            const struct lesson *l = &m->lessons->items[i];
-            bars[n++] = (struct bar){ l->short_title, l->number, &v->bars[i],
-                                      l->engine == ENGINE_HOST ? ROLE_BAR_REFERENCE
-                                      : (int)i == m->lesson ? ROLE_BAR_CURRENT : ROLE_BAR };
-        }
+    for (size_t i = 0; i < m->lessons->count; i++)
+        if (v->bars[i].have || (int)i == m->lesson)
+            bars[n++] = (struct bar){ (int)i, &v->bars[i] };
     if (v->clblast.have)
-        bars[n++] = (struct bar){ "CLBlast SGEMM", -1, &v->clblast, ROLE_BAR_REFERENCE };
-    free(take);
+        bars[n++] = (struct bar){ RESULTS_REFERENCE, &v->clblast };
     return n;
+}
+
+static bool is_reference(const struct screen_model *m, const struct bar *b)
+{
+    return b->index == RESULTS_REFERENCE || m->lessons->items[b->index].engine == ENGINE_HOST;
+}
+
+/* Which of n bars fit in room rows: all when they fit; else the current lesson, the
+   fastest and the references first, then the lessons nearest the current one; kept in
+   ladder order. */
+static size_t fit_bars(const struct screen_model *m, struct bar *bars, size_t n, size_t room,
+                       const struct summary *best)
+{
+    bool take[SESSION_MAX_LESSONS + 1] = { false };
+    size_t kept = 0, taken = 0;
+    int cur = 0;
+
+    if (n <= room)
+        return n;
+    for (size_t i = 0; i < n; i++)
+        if (bars[i].index == m->lesson)
+            cur = (int)i;
+    for (size_t i = 0; i < n && taken < room; i++)
+        if ((int)i == cur || bars[i].fig == best) {
+            take[i] = true;
+            taken++;
+        }
+    for (size_t i = 0; i < n && taken < room; i++)
+        if (!take[i] && is_reference(m, &bars[i])) {
+            take[i] = true;
+            taken++;
+        }
+    for (int d = 1; d < (int)n && taken < room; d++)
+        for (int at = cur - d; at <= cur + d && taken < room; at += 2 * d)
+            if (at >= 0 && at < (int)n && !take[at]) {
+                take[at] = true;
+                taken++;
+            }
+    for (size_t i = 0; i < n; i++)
+        if (take[i])
+            bars[kept++] = bars[i];
+    return kept;
+}
+
+/* A label cut to w columns, its last column a mark when it was cut. */
+static void put_label(int y, int x, int w, const char *s, int attr)
+{
+    if ((int)str_columns(s, strlen(s)) <= w) {
+        puts_at(y, x, w, s, attr);
+        return;
+    }
+    put(y, x, w - 1, s, str_prefix(s, (size_t)(w - 1)), attr);
+    puts_at(y, x + w - 1, 1, crt_utf8() ? "\u2026" : ">", crt_attr(ROLE_DIM));
+}
+
+/* The lesson the speed-up view compares with: lesson 1, else the first lesson with a kernel
+   that has a figure. -1 when there is none. */
+static int speedup_base(const struct screen_model *m)
+{
+    int first = -1;
+
+    for (size_t i = 0; i < m->lessons->count; i++) {
+        const struct lesson *l = &m->lessons->items[i];
+        if (l->engine != ENGINE_OPENCL || !shows_speed(&m->view->bars[i]))
+            continue;
+        if (l->number == 1)
+            return (int)i;
+        if (first < 0)
+            first = (int)i;
+    }
+    return first;
+}
+
+/* A bar's figure (GFLOPS, or the speed-up over unit) and its spread. */
+static void format_bar_value(const struct summary *f, enum bar_scale mode, double unit, char *value, size_t len,
+                             char *spread, size_t spread_len)
+{
+    if (mode == BARS_SPEEDUP) {
+        char ratio[32];
+        chart_format_value(f->median / unit, ratio, sizeof ratio);
+        snprintf(value, len, "%s%s", crt_utf8() ? "\u00d7" : "x", ratio);
+    } else {
+        chart_format_value(f->median, value, len);
+    }
+    format_spread(f, spread, spread_len);
+}
+
+static const char *bar_label(const struct screen_model *m, const struct bar *b, char *buf, size_t len)
+{
+    if (b->index == RESULTS_REFERENCE)
+        snprintf(buf, len, "   CLBlast SGEMM");
+    else
+        snprintf(buf, len, "%2d %s", m->lessons->items[b->index].number, m->lessons->items[b->index].short_title);
+    return buf;
+}
+
+/* The rows the GFLOPS pane would like, to show every bar with the history chart above. */
+int panes_gflops_rows(const struct screen_model *m)
+{
+    const struct session_view *v = m->view;
+    struct bar bars[SESSION_MAX_LESSONS + 1];
+
+    if (v->tune_lesson == m->lesson || v->sweep_lesson == m->lesson)
+        return 0;
+    /* Borders, status, latest, a history of 3, the heading, the bars, the legend. */
+    return 2 + 1 + 1 + 3 + 1 + (int)collect_bars(m, bars) + 1;
 }
 
 static void draw_bars(const struct rect *in, int row, struct screen_model *m)
 {
     const struct session_view *v = m->view;
-    struct bar *bars = calloc(m->lessons->count + 1, sizeof *bars);
-    int rows = in->h - row - 1, label_w = in->w * 2 / 5, value_w = 8;
-    double fastest, scale;
-    char size[64];
-    size_t n;
+    struct bar bars[SESSION_MAX_LESSONS + 1];
+    int rows = in->h - row - 2, base = speedup_base(m), label_w, value_w;
+    double fastest = 0.0, least = 0.0, lo = 0.0, hi = 0.0, scale = 0.0, unit = 1.0;
+    size_t n = collect_bars(m, bars), shown;
+    const struct summary *best = NULL;
+    bool any_tuned = false, any_changed = false, any_stale = false;
+    enum bar_scale mode = m->bar_scale;
+    char size[64], heading[160];
 
-    if (!bars)
-        abort();
-    if (rows < 1) {
-        free(bars);
+    if (rows < 1)
         return;
-    }
+    if (mode == BARS_SPEEDUP && base < 0)
+        mode = BARS_LOG;    /* nothing to compare with yet */
+    if (mode == BARS_SPEEDUP)
+        unit = v->bars[base].median;
+    for (size_t i = 0; i < n; i++)
+        if (shows_speed(bars[i].fig)) {
+            double x = bars[i].fig->median / unit;
+            if (x > fastest) {
+                fastest = x;
+                best = bars[i].fig;
+            }
+            least = least == 0.0 || x < least ? x : least;
+        }
+    if (mode == BARS_LINEAR)
+        scale = chart_nice_max(fastest);
+    else
+        chart_log_range(least, fastest, &lo, &hi);
     format_size(size, sizeof size, v->size);
-    printf_at(in->y + row, in->x, in->w, crt_attr(ROLE_HEADING), "GFLOPS at %s%s", size,
-              v->clblast.have || !v->clblast_built ? "" : " (a: every lesson)");
-    n = choose_bars(m, bars, (size_t)rows, &fastest);
-    scale = chart_nice_max(fastest);
-    for (size_t i = 0; i < n; i++) {
+    snprintf(heading, sizeof heading, "%s at %s%s%s", mode == BARS_SPEEDUP ? "Speed-up" : "GFLOPS medians", size,
+             mode == BARS_LINEAR ? "" : mode == BARS_LOG ? ", log scale" : "",
+             v->clblast.have || !v->clblast_built ? "" : "  (a: every lesson)");
+    if (mode == BARS_SPEEDUP)
+        snprintf(heading + strlen(heading), sizeof heading - strlen(heading), " over lesson %d, log scale",
+                 m->lessons->items[base].number);
+    puts_at(in->y + row, in->x, in->w, heading, crt_attr(ROLE_HEADING));
+    shown = fit_bars(m, bars, n, (size_t)rows, best);
+    /* The figures take what the widest needs; the label what a bar of 8 columns leaves, up
+       to 24. */
+    value_w = 0;
+    for (size_t i = 0; i < shown; i++)
+        if (shows_speed(bars[i].fig)) {
+            char value[48], spread[32];
+            format_bar_value(bars[i].fig, mode, unit, value, sizeof value, spread, sizeof spread);
+            int need = (int)(str_columns(value, strlen(value)) + str_columns(spread, strlen(spread))) + 4;
+            value_w = need > value_w ? need : value_w;
+        }
+    label_w = in->w - 2 - 8 - value_w;
+    label_w = label_w > 24 ? 24 : label_w < 10 ? 10 : label_w;
+    for (size_t i = 0; i < shown; i++) {
         const struct bar *b = &bars[i];
-        int y = in->y + row + 1 + (int)i, x = in->x, bar_w = in->w - label_w - value_w - 1;
-        char label[64], bar[LINE_BYTES], value[32];
-        if (b->number >= 0)
-            snprintf(label, sizeof label, "%2d %s", b->number, b->label);
-        else
-            snprintf(label, sizeof label, "   %s", b->label);
-        puts_at(y, x, label_w - 1, label, b->number == m->lessons->items[m->lesson].number ? crt_attr(ROLE_EMPHASIS) : 0);
-        x += label_w;
-        if (!b->fig->have) {
-            puts_at(y, x, bar_w, "measuring...", crt_attr(ROLE_DIM));
-        } else if (b->fig->status == RUN_WRONG) {
-            puts_at(y, x, bar_w, "wrong result", crt_attr(ROLE_WRONG));
-        } else if (b->fig->status != RUN_OK) {
-            puts_at(y, x, bar_w, run_status_name(b->fig->status), crt_attr(ROLE_WARNING));
+        const struct summary *f = b->fig;
+        int y = in->y + row + 1 + (int)i, x = in->x, bar_w = in->w - label_w - 2 - value_w;
+        bool current = b->index == m->lesson;
+        char label[128], bar[LINE_BYTES], value[48], spread[32], mark = ' ';
+        if (b->index >= 0 && f->have && !f->stale && v->changed[b->index])
+            mark = '~';
+        else if (f->have && !f->stale && f->tuned)
+            mark = 'T';
+        any_tuned |= mark == 'T';
+        any_changed |= mark == '~';
+        bar_label(m, b, label, sizeof label);
+        put_label(y, x, label_w, label, current ? crt_attr(ROLE_EMPHASIS) : 0);
+        if (mark != ' ')
+            printf_at(y, x + label_w, 1, crt_attr(ROLE_EMPHASIS), "%c", mark);
+        x += label_w + 2;
+        if (!f->have) {
+            puts_at(y, x, in->x + in->w - x, "measuring...", crt_attr(ROLE_DIM));
+        } else if (f->stale) {
+            any_stale = true;
+            printf_at(y, x, in->x + in->w - x, crt_attr(ROLE_DIM), "other params (%s)", f->params);
+        } else if (f->status == RUN_WRONG) {
+            puts_at(y, x, in->x + in->w - x, "wrong result", crt_attr(ROLE_WRONG));
+        } else if (f->status != RUN_OK) {
+            puts_at(y, x, in->x + in->w - x, run_status_name(f->status), crt_attr(ROLE_WARNING));
         } else {
-            int used = chart_bar(bar, sizeof bar, b->fig->median, scale, bar_w, crt_utf8());
-            puts_at(y, x, bar_w, bar, crt_attr(b->role));
-            chart_format_value(b->fig->median, value, sizeof value);
-            printf_at(y, x + used + 1, value_w + bar_w - used, 0, "%s", value);
-            if (b->fig->median == fastest && fastest > 0.0)
-                puts_at(y, x + used + 2 + (int)strlen(value), 2, crt_utf8() ? "\u2605" : "*", crt_attr(ROLE_BEST));
+            double x_value = f->median / unit;
+            int role = b->index == RESULTS_REFERENCE || m->lessons->items[b->index].engine == ENGINE_HOST
+                           ? ROLE_BAR_REFERENCE : current ? ROLE_BAR_CURRENT : ROLE_BAR;
+            int used = mode == BARS_LINEAR ? chart_bar(bar, sizeof bar, x_value, scale, bar_w, crt_utf8())
+                                           : chart_bar(bar, sizeof bar, chart_log_fraction(x_value, lo, hi), 1.0,
+                                                       bar_w, crt_utf8());
+            puts_at(y, x, bar_w, bar, crt_attr(role));
+            format_bar_value(f, mode, unit, value, sizeof value, spread, sizeof spread);
+            x += used + 1;
+            x += printf_at(y, x, in->x + in->w - x, 0, "%s", value);
+            x += printf_at(y, x, in->x + in->w - x, crt_attr(ROLE_DIM), " %s", spread);
+            if (f == best)
+                puts_at(y, x + 1, 1, crt_utf8() ? "\u2605" : "*", crt_attr(ROLE_BEST));
         }
     }
-    free(bars);
+    {
+        /* The legend: what the marks mean, and what did not fit. */
+        char legend[256] = "";
+        struct str s;
+        str_init(&s, legend, sizeof legend);
+        if (best)
+            str_appendf(&s, "  ", "%s fastest%s", crt_utf8() ? "\u2605" : "*", best->tuned ? " (tuned)" : "");
+        if (any_tuned)
+            str_appendf(&s, "  ", "T tuned");
+        if (any_changed)
+            str_appendf(&s, "  ", "~ set with t");
+        if (n > shown)
+            str_appendf(&s, "  ", "+%zu more: z to zoom", n - shown);
+        else if (any_stale)
+            str_appendf(&s, "  ", "a measures");
+        if (best && mode == BARS_LINEAR && in->w >= 50)
+            str_appendf(&s, "  ", "v: log");
+        printf_at(in->y + row + 1 + (int)shown, in->x, in->w, crt_attr(ROLE_DIM), "%s", legend);
+    }
 }
 
 static void draw_sweep(const struct rect *in, int row, const struct screen_model *m)
@@ -749,17 +916,20 @@ void panes_draw_gflops(const struct rect *r, struct screen_model *m)
 {
     const struct session_view *v = m->view;
     struct rect in = frame(r, "GFLOPS, measured and verified", m->focus == PANE_GFLOPS);
-    int row = 0, chart_rows;
+    int row = 0, chart_rows, want = panes_gflops_rows(m);
 
     if (!v->device_ready) {
         draw_wrapped(&in, 0, v->device_error[0] ? v->device_error : "opening the device...",
                      v->device_error[0] ? crt_attr(ROLE_WARNING) : crt_attr(ROLE_DIM));
         return;
     }
-    draw_status(in.y, in.x, in.w, v);
-    row = draw_latest(&in, 1, v);
+    draw_status(in.y, in.x, in.w, m);
+    row = draw_latest(&in, 1, m);
+    /* The history chart gets what the bars leave, up to 5 rows. */
     chart_rows = in.h >= 20 ? 5 : in.h >= 14 ? 3 : 2;
-    if (v->latest.have && v->latest.status == RUN_OK && row + chart_rows < in.h) {
+    if (want > 0 && r->h - want + 3 < chart_rows)
+        chart_rows = r->h - want + 3;
+    if (v->nhistory > 0 && chart_rows >= 2 && row + chart_rows < in.h) {
         draw_history(&in, row, chart_rows, v);
         row += chart_rows;
     }
@@ -797,38 +967,72 @@ void panes_draw_too_small(int cols, int rows)
         puts_at(rows / 2 + 1, cols > 12 ? (cols - 12) / 2 : 0, cols, "(q quits)", crt_attr(ROLE_DIM));
 }
 
-/* At most 20 lines: the window fits inside 80x24. */
-static const char *const help_lines[] = {
-    "Lessons and sizes",
-    "  n, Right / p, Left  next / previous lesson     0-9   jump to a lesson",
-    "  +, = / -            larger / smaller size      s     type N or MxNxK",
-    "  d                   choose the OpenCL device",
-    "Parameters and kernels",
-    "  t     change the lesson's parameters: the layout and speed follow",
-    "  T     tune: search the parameter space and keep the best (T stops)",
-    "  r     reload the edited kernel                 c     diff, previous lesson",
-    "Measuring",
-    "  space pause / resume                           x     cancel a series",
-    "  a     every lesson at this size, and CLBlast (a again stops)",
-    "  w     sweep sizes for this lesson (w again hides and stops it)",
-    "Screen",
-    "  Tab, Shift-Tab   next / previous pane (the arrows scroll it)",
-    "  Up Down PgUp PgDn Home End, j k   scroll     z   zoom the pane",
-    "  ?, h, F1         this help                   q, Esc, F10   quit",
-    "",
-    "A speed is shown only after the result was verified against the host",
-    "reference; a failed check shows as \"wrong result\".",
+/* The help's lines: a heading for each section, then "keys  what they do". */
+struct help_line {
+    const char *heading;        /* or NULL for a key */
+    const struct key_binding *key;
 };
 
-void panes_draw_help(int cols, int rows)
+static size_t help_lines(const struct screen_model *m, struct help_line *out)
 {
-    size_t n = sizeof help_lines / sizeof help_lines[0];
-    struct rect r = centred(cols, rows, 78, (int)n + 3);
-    struct rect in = frame(&r, "Keys (any key closes)", true);
+    size_t n = 0;
 
-    for (int i = 0; i < in.h && i < (int)n; i++)
-        puts_at(in.y + i, in.x + 1, in.w - 2, help_lines[i],
-                crt_attr(help_lines[i][0] != ' ' && help_lines[i][0] ? ROLE_HEADING : ROLE_NORMAL));
+    for (size_t i = 0; i < m->nkeys; i++) {
+        if (m->keys[i].section)
+            out[n++] = (struct help_line){ m->keys[i].section, NULL };
+        out[n++] = (struct help_line){ NULL, &m->keys[i] };
+    }
+    return n;
+}
+
+static void draw_help_line(int y, int x, int w, const struct help_line *h)
+{
+    if (h->heading) {
+        puts_at(y, x, w, h->heading, crt_attr(ROLE_HEADING));
+        return;
+    }
+    puts_at(y, x + 1, 13, h->key->keys, crt_attr(ROLE_EMPHASIS));
+    puts_at(y, x + 15, w - 15, h->key->help, A_NORMAL);
+}
+
+static const char *const help_footer[] = {
+    "A speed is shown only after the result was verified against the host reference;",
+    "a failed check shows as \"wrong result\". Bars are medians of every run at this size.",
+};
+
+void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scroll)
+{
+    struct help_line *lines = calloc(2 * m->nkeys + 1, sizeof *lines);
+    size_t n, split;
+    int foot = (int)(sizeof help_footer / sizeof help_footer[0]), body, top;
+    struct rect r, in;
+
+    if (!lines)
+        abort();
+    n = help_lines(m, lines);
+    /* One column when it fits, else two, the second starting at a section. */
+    split = n;
+    if ((int)n + foot + 3 > rows - 2) {
+        for (split = (n + 1) / 2; split < n && !lines[split].heading; split++)
+            ;
+    }
+    body = (int)(split > n - split ? split : n - split);
+    r = centred(cols, rows, 78, body + foot + 3);
+    in = frame(&r, "Keys (Esc or any other key closes)", true);
+    body = in.h - foot - 1;
+    top = clamp_scroll(scroll, (int)split, body);
+    for (int row = 0; row < body; row++) {
+        size_t left = (size_t)(top + row), right = split + (size_t)(top + row);
+        if (left < split)
+            draw_help_line(in.y + row, in.x + 1, split < n ? in.w / 2 - 1 : in.w - 2, &lines[left]);
+        if (split < n && right < n)
+            draw_help_line(in.y + row, in.x + in.w / 2 + 1, in.w / 2 - 2, &lines[right]);
+    }
+    if (top + body < (int)split)
+        scroll_marks(&r, top, (int)split, body);
+    for (int i = 0; i < foot; i++)
+        puts_at(in.y + body + 1 + i, in.x + 1, in.w - 2, help_footer[i], crt_attr(ROLE_DIM));
+    free(lines);
 }
 
 void panes_draw_params(int cols, int rows, const struct screen_model *m, int row, const char *refusal)

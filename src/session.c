@@ -48,6 +48,7 @@ struct session {
     enum session_job want_job;
     unsigned long job_serial;   /* bumped by every start or cancel of a series */
     int reload;                 /* a lesson index, or -1 */
+    int force;                  /* the live lesson runs even when its estimate is over the limit; -1: none */
     size_t tune_from_log;       /* configurations the tuner took from an earlier run's log */
     enum doing doing;
 
@@ -56,8 +57,9 @@ struct session {
     char **sources;             /* the kernel text measured, per lesson; replaced by a reload */
 
     struct session_view view;
+    struct results results;     /* every run of the session; the view's bars are summed from it */
 
-    /* The worker's own. */
+    /* The worker's own */
     struct device_list list;
     bool list_loaded;
     struct ocl cl;
@@ -103,20 +105,23 @@ static const struct lesson *lesson_at(const struct session *s, int index)
     return &s->lessons->items[index];
 }
 
-static void figure_clear(struct figure *f)
+static void summary_clear(struct summary *f)
 {
     memset(f, 0, sizeof *f);
 }
 
-static void figure_from(struct figure *f, const struct run_result *r)
+/* One run on its own, for the "latest" figure and the sweep. */
+static void summary_of_run(struct summary *f, const struct run_result *r)
 {
-    figure_clear(f);
+    summary_clear(f);
     f->have = true;
     f->status = r->status;
-    f->reps = r->reps;
+    f->launches = r->reps;
+    f->runs = 1;
+    f->estimate_s = r->status == RUN_REFUSED ? r->estimate_s : 0.0;
     set_text(f->params, sizeof f->params, r->params);
     if (r->status == RUN_OK) {
-        f->median = r->gflops.median;
+        f->median = f->latest = r->gflops.median;
         f->q1 = r->gflops.q1;
         f->q3 = r->gflops.q3;
     } else {
@@ -124,25 +129,58 @@ static void figure_from(struct figure *f, const struct run_result *r)
     }
 }
 
+/* Whether lesson index runs with parameters of its own choosing: not the defaults, not the
+   tuner's. */
+static bool params_changed(const struct session *s, int index)
+{
+    struct param_set defaults;
+    const struct lesson *l = lesson_at(s, index);
+
+    if (s->tuned[index])
+        return false;
+    param_set_defaults(l, &defaults);
+    for (size_t i = 0; i < l->nparams; i++)
+        if (defaults.values[i] != s->params[index].values[i])
+            return true;
+    return false;
+}
+
+/* The bars, the current lesson's median and history: from every run at this size on this
+   device with the parameters each lesson has now. */
+static void summarise(struct session *s)
+{
+    struct session_view *v = &s->view;
+
+    for (size_t i = 0; i < s->lessons->count; i++) {
+        char params[256];
+        bool current = (int)i == v->lesson;
+        param_set_format(lesson_at(s, (int)i), &s->params[i], params, sizeof params);
+        results_summary(&s->results, v->device, v->size, (int)i, params, &v->bars[i],
+                        current ? v->history : NULL, current ? &v->nhistory : NULL);
+        v->changed[i] = params_changed(s, (int)i);
+    }
+    results_summary(&s->results, v->device, v->size, RESULTS_REFERENCE, "", &v->clblast, NULL, NULL);
+}
+
 static void clear_size_results(struct session *s)
 {
-    for (size_t i = 0; i < SESSION_MAX_LESSONS; i++)
-        figure_clear(&s->view.bars[i]);
-    figure_clear(&s->view.clblast);
-    figure_clear(&s->view.latest);
-    s->view.nhistory = 0;
+    summary_clear(&s->view.latest);
     s->view.live_stopped = false;
+    summarise(s);
 }
 
 /* The live lesson's target changed: its history starts again. */
 static void restart_live(struct session *s)
 {
     s->live_gen++;
-    figure_clear(&s->view.latest);
-    s->view.nhistory = 0;
+    if (s->force != s->view.lesson)
+        s->force = -1;
+    s->view.forced = s->force >= 0;
+    summary_clear(&s->view.latest);
     s->view.live_stopped = false;
     s->view.params = s->params[s->view.lesson];
     s->view.tuned = s->tuned[s->view.lesson];
+    summarise(s);
     if (s->doing == DOING_LIVE)
         atomic_store(&s->cancel, 1);
     pthread_cond_signal(&s->wake);
@@ -299,6 +337,7 @@ static void switch_device(struct session *s)
     s->view.size = size;
     memcpy(s->params, params, s->lessons->count * sizeof *params);
     memcpy(s->tuned, tuned, s->lessons->count * sizeof *tuned);
+    s->force = -1;
     clear_size_results(s);
     s->view.clblast_built = true;
     restart_live(s);
@@ -324,6 +363,7 @@ static void resize(struct session *s)
     pthread_mutex_lock(&s->lock);
     s->view.size = size;
     set_text(s->view.size_error, sizeof s->view.size_error, size_error);
+    s->force = -1;
     clear_size_results(s);
     restart_live(s);
     set_idle(s);
@@ -344,6 +384,7 @@ static bool measure_unlocked(struct session *s, struct workspace *w, int index, 
     struct param_set ps = s->params[index];
     struct measure_config cfg = config(s, budget);
 
+    cfg.force |= counter == &s->live_gen && s->force == index;
     cfg.source = s->sources[index];
     run_result_init(r);
     /* Asked to stop while the lock was let go (a sweep's matrices take time to fill). */
@@ -358,6 +399,15 @@ static bool measure_unlocked(struct session *s, struct workspace *w, int index, 
     return !r->cancelled && *counter == gen && !s->quit;
 }
 
+/* Keeps a run of lesson index (or RESULTS_REFERENCE) at size on the open device. */
+static void record(struct session *s, int index, struct gemm_size size, const struct run_result *r)
+{
+    bool tuned = index >= 0 && s->tuned[index];
+
+    results_add(&s->results, s->view.device, size, index, tuned, r);
+    summarise(s);
+}
+
 static void live_step(struct session *s)
 {
     int index = s->view.lesson;
@@ -367,19 +417,10 @@ static void live_step(struct session *s)
     s->doing = DOING_LIVE;
     set_activity(s, "measuring lesson %d", lesson_at(s, index)->number);
     if (measure_unlocked(s, &s->w, index, LIVE_BUDGET_S, &s->live_gen, gen, &r)) {
-        struct session_view *v = &s->view;
-        figure_from(&v->latest, &r);
-        v->latest.have = true;
-        figure_from(&v->bars[index], &r);
-        if (r.status == RUN_OK) {
-            if (v->nhistory == SESSION_HISTORY) {
-                memmove(v->history, v->history + 1, (SESSION_HISTORY - 1) * sizeof v->history[0]);
-                v->nhistory--;
-            }
-            v->history[v->nhistory++] = r.gflops.median;
-        } else {
-            v->live_stopped = true;     /* the same run would fail the same way */
-        }
+        record(s, index, s->view.size, &r);
+        summary_of_run(&s->view.latest, &r);
+        if (r.status != RUN_OK)
+            s->view.live_stopped = true;    /* the same run would fail the same way */
     }
     run_result_free(&r);
     set_idle(s);
@@ -419,7 +460,7 @@ static void run_all(struct session *s)
         set_activity(s, "measuring lesson %d at %lldx%lldx%lld", lesson_at(s, (int)i)->number, s->view.size.m,
                      s->view.size.n, s->view.size.k);
         if (measure_unlocked(s, &s->w, (int)i, SERIES_BUDGET_S, &s->job_serial, serial, &r)) {
-            figure_from(&s->view.bars[i], &r);
+            record(s, (int)i, s->view.size, &r);
             s->view.job_done++;
         }
         run_result_free(&r);
@@ -436,7 +477,7 @@ static void run_all(struct session *s)
         pthread_mutex_lock(&s->lock);
         s->view.clblast_built = built;
         if (built && !r.cancelled && job_still(s, JOB_ALL, serial))
-            figure_from(&s->view.clblast, &r);
+            record(s, RESULTS_REFERENCE, s->view.size, &r);
         s->view.job_done++;
         run_result_free(&r);
     }
@@ -484,7 +525,7 @@ static void run_sweep(struct session *s)
         pthread_mutex_lock(&s->lock);
         if (!ready) {
             p->size = sizes[i];
-            figure_clear(&p->fig);
+            summary_clear(&p->fig);
             p->fig.have = true;
             p->fig.status = RUN_REFUSED;
             set_text(p->fig.message, sizeof p->fig.message, why);
@@ -494,7 +535,8 @@ static void run_sweep(struct session *s)
         }
         if (measure_unlocked(s, &w, index, SERIES_BUDGET_S, &s->job_serial, serial, &r)) {
             p->size = sizes[i];
-            figure_from(&p->fig, &r);
+            summary_of_run(&p->fig, &r);
+            record(s, index, sizes[i], &r);
             s->view.nsweep = i + 1;
             s->view.job_done++;
         }
@@ -599,6 +641,8 @@ static void run_tune(struct session *s)
             s->tuned[index] = true;
             if (index == s->view.lesson)
                 restart_live(s);
+            else
+                summarise(s);
         } else {
             notice(s, "no configuration verified: nothing saved");
         }
@@ -647,7 +691,8 @@ static void reload(struct session *s)
         free(s->sources[index]);
         s->sources[index] = text;
         s->view.sources_version++;
-        figure_clear(&s->view.bars[index]);
+        results_forget_lesson(&s->results, index);
+        summarise(s);
         notice(s, "lesson %d: %s reloaded and built", l->number,
                  l->kernel_file);
         if (index == s->view.lesson)
@@ -727,6 +772,7 @@ struct session *session_start(const struct lesson_set *lessons, const struct opt
     s->open_device = -1;
     s->want_size = size;
     s->reload = -1;
+    s->force = -1;
     s->view.device = -1;
     s->view.size = size;
     s->view.lesson = lesson_index;
@@ -764,6 +810,7 @@ bool session_stop(struct session *s, double timeout_s)
     for (size_t i = 0; i < s->lessons->count; i++)
         free(s->sources[i]);
     free(s->sources);
+    results_free(&s->results);
     free(s->params);
     free(s->tuned);
     free(s->state_device);
@@ -811,14 +858,28 @@ void session_set_lesson(struct session *s, int lesson_index)
     pthread_mutex_unlock(&s->lock);
 }
 
+void session_force(struct session *s, int lesson_index)
+{
+    pthread_mutex_lock(&s->lock);
+    if (lesson_index == s->view.lesson && s->force != lesson_index) {
+        s->force = lesson_index;
+        restart_live(s);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
 void session_set_param(struct session *s, int lesson_index, size_t param, long long value)
 {
     pthread_mutex_lock(&s->lock);
     s->params[lesson_index].values[param] = value;
     s->tuned[lesson_index] = false;
-    figure_clear(&s->view.bars[lesson_index]);
+    if (s->force == lesson_index)
+        s->force = -1;
     if (lesson_index == s->view.lesson)
         restart_live(s);
+    else
+        summarise(s);
+    publish(s);
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -16,8 +16,9 @@
 #include "lesson.h"
 #include "measure.h"
 #include "options.h"
+#include "results.h"
 
-#define SESSION_HISTORY 240     /* measurements kept for the history chart */
+#define SESSION_HISTORY RESULTS_RUNS    /* runs kept for the history chart */
 #define SESSION_MAX_LESSONS 100
 #define SESSION_MAX_DEVICES 16
 #define SESSION_MAX_SWEEP 16
@@ -25,19 +26,9 @@
 
 enum session_job { JOB_NONE, JOB_ALL, JOB_SWEEP, JOB_TUNE };
 
-/* What is known of one lesson (or of CLBlast) at the current size. */
-struct figure {
-    bool have;
-    enum run_status status;
-    double median, q1, q3;      /* GFLOPS, when status is RUN_OK */
-    int reps;
-    char params[256];
-    char message[256];          /* why it is not RUN_OK */
-};
-
 struct sweep_point {
     struct gemm_size size;
-    struct figure fig;
+    struct summary fig;
 };
 
 struct session_view {
@@ -64,14 +55,18 @@ struct session_view {
     int lesson;                 /* index in the lesson set */
     struct param_set params;    /* its parameters now */
     bool tuned;                 /* they are the tuner's */
-    struct figure latest;
-    double history[SESSION_HISTORY];
+    struct summary latest;      /* its newest run alone (median over that run's launches) */
+    double history[SESSION_HISTORY];    /* the runs summed up in bars[lesson], oldest first */
     size_t nhistory;
     bool live_stopped;          /* the last run was not OK: measuring waits for a change */
+    bool forced;                /* it runs even when its launch-time estimate is over the limit */
 
-    /* Every lesson measured at this size (by index in the set), and CLBlast. */
-    struct figure bars[SESSION_MAX_LESSONS];
-    struct figure clblast;
+    /* Every lesson at this size on this device with the parameters it has now (by index in
+       the set), and CLBlast: the medians of all their runs in the session. bars[lesson] is
+       the current lesson's "median" line too. */
+    struct summary bars[SESSION_MAX_LESSONS];
+    bool changed[SESSION_MAX_LESSONS];  /* its parameters are neither the defaults nor tuned */
+    struct summary clblast;
     bool clblast_built;
 
     /* A sweep over sizes of one lesson. */
@@ -123,6 +118,9 @@ unsigned long session_version(struct session *s);
 char *session_source(struct session *s, int lesson_index);
 
 void session_set_lesson(struct session *s, int lesson_index);
+/* Runs the live lesson even when a launch is estimated to take longer than the limit, until
+   the lesson, its parameters or the size change. */
+void session_force(struct session *s, int lesson_index);
 void session_set_param(struct session *s, int lesson_index, size_t param, long long value);
 void session_set_size(struct session *s, struct gemm_size size);
 void session_set_device(struct session *s, int device_index);

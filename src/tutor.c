@@ -26,7 +26,8 @@
 #define NOTICE_S 6.0
 #define STOP_WAIT_S 3.0
 
-enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_PARAMS, OVERLAY_DEVICES, OVERLAY_BUILD, OVERLAY_SIZE };
+enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_PARAMS, OVERLAY_DEVICES, OVERLAY_BUILD, OVERLAY_SIZE,
+               OVERLAY_GOTO, OVERLAY_COUNT };
 
 /* What a key handler asks of the loop. */
 enum {
@@ -44,8 +45,8 @@ struct tutor {
     struct screen_layout layout;
     enum pane left;             /* text or source, on screens that show one of them */
     enum overlay overlay;
-    int picker;                 /* the chosen row of a picker, or the build log's scroll */
-    char input[64];             /* the size prompt */
+    int picker;                 /* the chosen row of a picker, or the scroll of the help or build log */
+    char input[64];             /* a prompt's text */
     char input_error[1024];
 
     /* The kernels shown, and the diff between them. */
@@ -130,30 +131,6 @@ static int index_of_number(const struct lesson_set *set, int number)
     return l ? (int)(l - set->items) : -1;
 }
 
-static const long long size_steps[] = { 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096,
-                                        6144, 8192, 12288, 16384 };
-
-/* The next square size up or down the ladder from the largest side. */
-static void step_size(struct tutor *t, int direction)
-{
-    struct gemm_size s = t->view->want_size.m ? t->view->want_size : t->view->size;
-    long long side = s.m > s.n ? s.m : s.n, next = 0;
-    size_t n = sizeof size_steps / sizeof size_steps[0];
-
-    side = side > s.k ? side : s.k;
-    if (direction > 0) {
-        for (size_t i = 0; i < n && !next; i++)
-            if (size_steps[i] > side)
-                next = size_steps[i];
-    } else {
-        for (size_t i = n; i-- > 0 && !next;)
-            if (size_steps[i] < side)
-                next = size_steps[i];
-    }
-    if (next)
-        session_set_size(t->session, (struct gemm_size){ next, next, next });
-}
-
 /* ---- notices ---- */
 
 static void show_notice(struct tutor *t, const char *text)
@@ -174,19 +151,43 @@ static void take_news(struct tutor *t, unsigned long old_notices)
     }
 }
 
-/* ---- keys ---- */
+/* ---- the overlays' keys ---- */
 
-static int overlay_params_key(struct tutor *t, int key)
+static int close_overlay(struct tutor *t)
+{
+    t->overlay = OVERLAY_NONE;
+    return KEY_REDRAW;
+}
+
+static bool is_enter(int key)
+{
+    return key == '\n' || key == '\r' || key == KEY_ENTER;
+}
+
+/* The help: the arrows scroll it where it does not fit; F10 quits; any other key closes. */
+static int help_key(struct tutor *t, int key)
+{
+    if (key == KEY_DOWN || key == 'j') {
+        t->picker++;
+        return KEY_REDRAW;
+    }
+    if (key == KEY_UP || key == 'k') {
+        t->picker = t->picker > 0 ? t->picker - 1 : 0;
+        return KEY_REDRAW;
+    }
+    close_overlay(t);
+    return key == KEY_F(10) ? KEY_QUIT : KEY_REDRAW;
+}
+
+static int params_key(struct tutor *t, int key)
 {
     const struct lesson *l = &t->lessons->items[t->model.lesson];
     const struct lesson_param *p;
     long long now;
     size_t at = 0;
 
-    if (key == '\n' || key == '\r' || key == KEY_ENTER || key == CRT_KEY_ESC || key == 't' || key == 'q') {
-        t->overlay = OVERLAY_NONE;
-        return KEY_REDRAW;
-    }
+    if (is_enter(key) || key == CRT_KEY_ESC || key == 't' || key == 'q')
+        return close_overlay(t);
     if (key == 'd') {
         for (size_t i = 0; i < l->nparams; i++)
             session_set_param(t->session, t->model.lesson, i, l->params[i].def);
@@ -210,56 +211,285 @@ static int overlay_params_key(struct tutor *t, int key)
     return KEY_REDRAW;
 }
 
-static int overlay_devices_key(struct tutor *t, int key)
+static int devices_key(struct tutor *t, int key)
 {
     int n = t->view->ndevices;
 
     if (key == CRT_KEY_ESC || key == 'q' || key == 'd') {
-        t->overlay = OVERLAY_NONE;
+        close_overlay(t);
     } else if (key == KEY_UP || key == 'k') {
         t->picker = n ? (t->picker + n - 1) % n : 0;
     } else if (key == KEY_DOWN || key == 'j') {
         t->picker = n ? (t->picker + 1) % n : 0;
-    } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+    } else if (is_enter(key)) {
         session_set_device(t->session, t->picker);
-        t->overlay = OVERLAY_NONE;
+        close_overlay(t);
     } else if (key >= '0' && key <= '9' && key - '0' < n) {
         t->picker = key - '0';
     }
     return KEY_REDRAW;
 }
 
-/* The size prompt: digits and 'x', Enter applies, Esc gives up. */
-static int prompt_size_key(struct tutor *t, int key)
+static int build_key(struct tutor *t, int key)
 {
+    if (key == KEY_DOWN || key == 'j')
+        t->picker++;
+    else if (key == KEY_UP || key == 'k')
+        t->picker = t->picker > 0 ? t->picker - 1 : 0;
+    else
+        close_overlay(t);
+    return KEY_REDRAW;
+}
+
+/* The prompts: what they accept, and what Enter does with it (0, or -1 with input_error
+   set). */
+static int apply_size(struct tutor *t)
+{
+    struct gemm_size sizes[OPTIONS_MAX_SIZES];
+    size_t count = 0;
+    struct error e;
+    int rc = 0;
+
+    error_init(&e);
+    if (options_parse_sizes(t->input, sizes, &count, &e) < 0 || count != 1) {
+        snprintf(t->input_error, sizeof t->input_error, "%s", count > 1 ? "one size: N or MxNxK" : e.msg);
+        rc = -1;
+    } else {
+        session_set_size(t->session, sizes[0]);
+    }
+    error_clear(&e);
+    return rc;
+}
+
+static int apply_goto(struct tutor *t)
+{
+    const struct lesson_set *set = t->lessons;
+    char *end;
+    long number = strtol(t->input, &end, 10);
+    int index = *t->input && !*end && number >= 0 && number <= 1000000 ? index_of_number(set, (int)number) : -1;
+
+    if (index < 0) {
+        snprintf(t->input_error, sizeof t->input_error, "no lesson %s: the lessons are %d to %d", t->input,
+                 set->items[0].number, set->items[set->count - 1].number);
+        return -1;
+    }
+    go_to_lesson(t, index);
+    return 0;
+}
+
+struct prompt {
+    const char *label;
+    const char *accepts;        /* the characters typed into it */
+    int (*apply)(struct tutor *t);
+};
+
+static const struct prompt prompts[OVERLAY_COUNT] = {
+    [OVERLAY_SIZE] = { " size (N or MxNxK, Enter applies, Esc cancels): ", "0123456789xX", apply_size },
+    [OVERLAY_GOTO] = { " go to lesson (its number, Enter goes, Esc cancels): ", "0123456789", apply_goto },
+};
+
+static int prompt_key(struct tutor *t, int key)
+{
+    const struct prompt *p = &prompts[t->overlay];
     size_t len = strlen(t->input);
 
     t->input_error[0] = '\0';
     if (key == CRT_KEY_ESC) {
-        t->overlay = OVERLAY_NONE;
+        close_overlay(t);
     } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
         if (len > 0)
             t->input[len - 1] = '\0';
-    } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-        struct gemm_size sizes[OPTIONS_MAX_SIZES];
-        size_t count = 0;
-        struct error e;
-        error_init(&e);
-        if (options_parse_sizes(t->input, sizes, &count, &e) < 0 || count != 1) {
-            snprintf(t->input_error, sizeof t->input_error, "%s",
-                     count > 1 ? "one size: N or MxNxK" : e.msg);
-        } else {
-            session_set_size(t->session, sizes[0]);
-            t->overlay = OVERLAY_NONE;
-        }
-    } else if (((key >= '0' && key <= '9') || key == 'x' || key == 'X') && len + 1 < sizeof t->input) {
+    } else if (is_enter(key)) {
+        if (p->apply(t) == 0)
+            close_overlay(t);
+    } else if (key > 0 && key < 128 && strchr(p->accepts, key) && len + 1 < sizeof t->input) {
         t->input[len] = (char)(key == 'X' ? 'x' : key);
         t->input[len + 1] = '\0';
     }
     return KEY_REDRAW;
 }
 
-static void scroll_focus(struct tutor *t, int key)
+static void open_prompt(struct tutor *t, enum overlay which)
+{
+    t->overlay = which;
+    t->input[0] = '\0';
+    t->input_error[0] = '\0';
+}
+
+/* ---- the screen's keys ---- */
+
+static int key_lesson(struct tutor *t, int key)
+{
+    go_to_lesson(t, t->model.lesson + (key == 'p' || key == KEY_LEFT ? -1 : 1));
+    return KEY_REDRAW;
+}
+
+static int key_digit(struct tutor *t, int key)
+{
+    int index = index_of_number(t->lessons, key - '0');
+
+    if (index < 0)
+        show_notice(t, "no lesson with that number: g goes to any lesson");
+    go_to_lesson(t, index);
+    return KEY_REDRAW;
+}
+
+static int key_goto(struct tutor *t, int key)
+{
+    (void)key;
+    open_prompt(t, OVERLAY_GOTO);
+    return KEY_REDRAW;
+}
+
+static const long long size_steps[] = { 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096,
+                                        6144, 8192, 12288, 16384 };
+
+/* The next square size up or down the ladder from the largest side. */
+static int key_size_step(struct tutor *t, int key)
+{
+    struct gemm_size s = t->view->want_size.m ? t->view->want_size : t->view->size;
+    long long side = s.m > s.n ? s.m : s.n, next = 0;
+    size_t n = sizeof size_steps / sizeof size_steps[0];
+    bool up = key == '+' || key == '=';
+
+    side = side > s.k ? side : s.k;
+    if (up) {
+        for (size_t i = 0; i < n && !next; i++)
+            if (size_steps[i] > side)
+                next = size_steps[i];
+    } else {
+        for (size_t i = n; i-- > 0 && !next;)
+            if (size_steps[i] < side)
+                next = size_steps[i];
+    }
+    if (next)
+        session_set_size(t->session, (struct gemm_size){ next, next, next });
+    return KEY_REDRAW;
+}
+
+static int key_size_prompt(struct tutor *t, int key)
+{
+    (void)key;
+    open_prompt(t, OVERLAY_SIZE);
+    return KEY_REDRAW;
+}
+
+static int key_device(struct tutor *t, int key)
+{
+    (void)key;
+    t->overlay = OVERLAY_DEVICES;
+    t->picker = t->view->device >= 0 ? t->view->device : 0;
+    return KEY_REDRAW;
+}
+
+static int key_params(struct tutor *t, int key)
+{
+    (void)key;
+    if (t->lessons->items[t->model.lesson].nparams == 0) {
+        show_notice(t, "this lesson has no parameters");
+        return KEY_REDRAW;
+    }
+    t->overlay = OVERLAY_PARAMS;
+    t->picker = 0;
+    return KEY_REDRAW;
+}
+
+static int key_series(struct tutor *t, int key)
+{
+    session_toggle_job(t->session, key == 'T' ? JOB_TUNE : JOB_ALL);
+    return KEY_REDRAW;
+}
+
+/* Hides the sweep of this lesson (stopping it if it runs); otherwise starts one. */
+static int key_sweep(struct tutor *t, int key)
+{
+    (void)key;
+    if (t->view->sweep_lesson == t->model.lesson) {
+        if (t->view->want_job == JOB_SWEEP)
+            session_cancel_job(t->session);
+        session_clear_charts(t->session);
+    } else {
+        session_toggle_job(t->session, JOB_SWEEP);
+    }
+    return KEY_REDRAW;
+}
+
+static int key_cancel(struct tutor *t, int key)
+{
+    (void)key;
+    session_cancel_job(t->session);
+    session_clear_charts(t->session);
+    return KEY_REDRAW;
+}
+
+static int key_pause(struct tutor *t, int key)
+{
+    (void)key;
+    session_set_paused(t->session, !t->view->paused);
+    return KEY_REDRAW;
+}
+
+static int key_scale(struct tutor *t, int key)
+{
+    static const char *const names[BARS_SCALES] = { "bars: GFLOPS, linear scale", "bars: GFLOPS, log scale",
+                                                    "bars: speed-up over lesson 1, log scale" };
+    (void)key;
+    t->model.bar_scale = (enum bar_scale)((t->model.bar_scale + 1) % BARS_SCALES);
+    show_notice(t, names[t->model.bar_scale]);
+    return KEY_REDRAW;
+}
+
+/* Runs a launch the time estimate refused. */
+static int key_force(struct tutor *t, int key)
+{
+    const struct summary *f = &t->view->latest;
+
+    (void)key;
+    if (!f->have || f->status != RUN_REFUSED || f->estimate_s <= 0.0) {
+        show_notice(t, "f runs a launch that was refused for its estimated time; none is");
+        return KEY_REDRAW;
+    }
+    session_force(t->session, t->model.lesson);
+    return KEY_REDRAW;
+}
+
+static int key_reload(struct tutor *t, int key)
+{
+    (void)key;
+    if (t->lessons->items[t->model.lesson].engine != ENGINE_OPENCL)
+        show_notice(t, "the host reference has no kernel to reload");
+    else
+        session_reload(t->session, t->model.lesson);
+    return KEY_REDRAW;
+}
+
+static int key_diff(struct tutor *t, int key)
+{
+    (void)key;
+    t->model.show_diff = !t->model.show_diff;
+    if (!t->model.diff)
+        show_notice(t, "no previous kernel to compare with");
+    t->model.focus = t->left = PANE_SOURCE;
+    t->model.scroll[PANE_SOURCE] = 0;
+    return KEY_REDRAW;
+}
+
+static int key_pane(struct tutor *t, int key)
+{
+    enum pane order[PANE_COUNT] = { PANE_TEXT, PANE_SOURCE, PANE_LAYOUT, PANE_GFLOPS };
+    int at = 0, direction = key == KEY_BTAB ? -1 : 1;
+
+    for (int i = 0; i < PANE_COUNT; i++)
+        if (order[i] == t->model.focus)
+            at = i;
+    at = (at + PANE_COUNT + direction) % PANE_COUNT;
+    t->model.focus = order[at];
+    if (t->model.focus == PANE_TEXT || t->model.focus == PANE_SOURCE)
+        t->left = t->model.focus;
+    return KEY_REDRAW;
+}
+
+static int key_scroll(struct tutor *t, int key)
 {
     const struct rect *r = &t->layout.pane[t->model.focus];
     int page = r->h > 3 ? r->h - 3 : 1, *scroll = &t->model.scroll[t->model.focus];
@@ -272,151 +502,87 @@ static void scroll_focus(struct tutor *t, int key)
     case KEY_HOME: *scroll = 0; break;
     case KEY_END: *scroll = 1 << 20; break;     /* the drawing clamps it */
     }
+    return KEY_REDRAW;
 }
 
-static void next_pane(struct tutor *t, int direction)
+static int key_zoom(struct tutor *t, int key)
 {
-    enum pane order[PANE_COUNT] = { PANE_TEXT, PANE_SOURCE, PANE_LAYOUT, PANE_GFLOPS };
-    int at = 0;
+    (void)key;
+    t->model.zoom = !t->model.zoom;
+    return KEY_REDRAW;
+}
 
-    for (int i = 0; i < PANE_COUNT; i++)
-        if (order[i] == t->model.focus)
-            at = i;
-    at = (at + PANE_COUNT + direction) % PANE_COUNT;
-    t->model.focus = order[at];
-    if (t->model.focus == PANE_TEXT || t->model.focus == PANE_SOURCE)
-        t->left = t->model.focus;
+static int key_help(struct tutor *t, int key)
+{
+    (void)key;
+    t->overlay = OVERLAY_HELP;
+    t->picker = 0;
+    return KEY_REDRAW;
+}
+
+/* Esc on the screen itself steps back (out of a zoom, out of the diff); it never quits. */
+static int key_escape(struct tutor *t, int key)
+{
+    (void)key;
+    if (t->model.zoom)
+        t->model.zoom = false;
+    else if (t->model.show_diff)
+        t->model.show_diff = false;
+    else
+        show_notice(t, "Esc closes windows and prompts; q quits");
+    return KEY_REDRAW;
+}
+
+static int key_quit(struct tutor *t, int key)
+{
+    (void)t;
+    (void)key;
+    return KEY_QUIT;
+}
+
+/* Every key of the screen: the dispatcher, the key line and the help read this table. */
+static const struct key_binding bindings[] = {
+    { { 'n', KEY_RIGHT, 'p', KEY_LEFT }, key_lesson, "n p, Right Left", "next / previous lesson",
+      "n/p", "lesson", 0, "Lessons and sizes" },
+    { { '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' }, key_digit, "0-9", "lesson 0 to 9",
+      NULL, NULL, 0, NULL },
+    { { 'g' }, key_goto, "g", "go to any lesson (type it)", "g", "go to", 5, NULL },
+    { { '+', '=', '-', '_' }, key_size_step, "+ -", "larger / smaller size", "+/-", "size", 1, NULL },
+    { { 's' }, key_size_prompt, "s", "type a size: N or MxNxK", "s", "size...", 9, NULL },
+    { { 'd' }, key_device, "d", "choose the OpenCL device", "d", "device", 4, NULL },
+    { { 't' }, key_params, "t", "change the parameters", "t", "param", 2, "Parameters and kernels" },
+    { { 'T' }, key_series, "T", "tune; keep the best (T stops)", "T", "tune", 6, NULL },
+    { { 'r' }, key_reload, "r", "reload the edited kernel", "r", "reload", 7, NULL },
+    { { 'c' }, key_diff, "c", "diff from the previous lesson", "c", "diff", 8, NULL },
+    { { ' ' }, key_pause, "space", "pause / resume measuring", "spc", "pause", 5, "Measuring" },
+    { { 'a' }, key_series, "a", "every lesson, and CLBlast", "a", "all", 2, NULL },
+    { { 'w' }, key_sweep, "w", "sweep sizes (w again hides)", "w", "sweep", 6, NULL },
+    { { 'x' }, key_cancel, "x", "cancel the running series", NULL, NULL, 0, NULL },
+    { { 'v' }, key_scale, "v", "bars: linear, log, speed-up", "v", "scale", 3, NULL },
+    { { 'f' }, key_force, "f", "run a launch refused as slow", NULL, NULL, 0, NULL },
+    { { '\t', KEY_BTAB }, key_pane, "Tab, S-Tab", "next / previous pane", "tab", "pane", 8, "Screen" },
+    { { KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END, 'j', 'k' }, key_scroll,
+      "arrows j k", "scroll (PgUp PgDn Home End)", NULL, NULL, 0, NULL },
+    { { 'z' }, key_zoom, "z", "zoom the pane", "z", "zoom", 7, NULL },
+    { { '?', 'h', KEY_F(1) }, key_help, "? h F1", "this help", "?", "help", 0, NULL },
+    { { CRT_KEY_ESC }, key_escape, "Esc", "close a window or prompt", NULL, NULL, 0, NULL },
+    { { 'q', KEY_F(10) }, key_quit, "q F10", "quit", "q", "quit", 0, NULL },
+};
+
+static const struct key_binding *binding_of(int key)
+{
+    for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++)
+        for (size_t k = 0; k < sizeof bindings[i].codes / sizeof bindings[i].codes[0] && bindings[i].codes[k]; k++)
+            if (bindings[i].codes[k] == key)
+                return &bindings[i];
+    return NULL;
 }
 
 static int screen_key(struct tutor *t, int key)
 {
-    const struct lesson *l = &t->lessons->items[t->model.lesson];
+    const struct key_binding *b = binding_of(key);
 
-    switch (key) {
-    case 'q': case CRT_KEY_ESC: case KEY_F(10):
-        return KEY_QUIT;
-    case 'n': case KEY_RIGHT: case ' ' + 256:
-        go_to_lesson(t, t->model.lesson + 1);
-        break;
-    case 'p': case KEY_LEFT:
-        go_to_lesson(t, t->model.lesson - 1);
-        break;
-    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
-        go_to_lesson(t, index_of_number(t->lessons, key - '0'));
-        break;
-    case '+': case '=':
-        step_size(t, 1);
-        break;
-    case '-': case '_':
-        step_size(t, -1);
-        break;
-    case 's':
-        t->overlay = OVERLAY_SIZE;
-        t->input[0] = '\0';
-        t->input_error[0] = '\0';
-        break;
-    case 'd':
-        t->overlay = OVERLAY_DEVICES;
-        t->picker = t->view->device >= 0 ? t->view->device : 0;
-        break;
-    case 't':
-        if (l->nparams == 0) {
-            show_notice(t, "this lesson has no parameters");
-            break;
-        }
-        t->overlay = OVERLAY_PARAMS;
-        t->picker = 0;
-        break;
-    case 'T':
-        session_toggle_job(t->session, JOB_TUNE);
-        break;
-    case 'a':
-        session_toggle_job(t->session, JOB_ALL);
-        break;
-    case 'w':
-        /* Hides the sweep of this lesson (stopping it if it runs); otherwise starts one. */
-        if (t->view->sweep_lesson == t->model.lesson) {
-            if (t->view->want_job == JOB_SWEEP)
-                session_cancel_job(t->session);
-            session_clear_charts(t->session);
-        } else {
-            session_toggle_job(t->session, JOB_SWEEP);
-        }
-        break;
-    case 'x':
-        session_cancel_job(t->session);
-        session_clear_charts(t->session);
-        break;
-    case ' ':
-        session_set_paused(t->session, !t->view->paused);
-        break;
-    case 'r':
-        if (l->engine != ENGINE_OPENCL)
-            show_notice(t, "the host reference has no kernel to reload");
-        else
-            session_reload(t->session, t->model.lesson);
-        break;
-    case 'c':
-        t->model.show_diff = !t->model.show_diff;
-        if (!t->model.diff)
-            show_notice(t, "no previous kernel to compare with");
-        t->model.focus = t->left = PANE_SOURCE;
-        t->model.scroll[PANE_SOURCE] = 0;
-        break;
-    case '\t':
-        next_pane(t, 1);
-        break;
-    case KEY_BTAB:
-        next_pane(t, -1);
-        break;
-    case 'z':
-        t->model.zoom = !t->model.zoom;
-        break;
-    case '?': case 'h': case KEY_F(1):
-        t->overlay = OVERLAY_HELP;
-        break;
-    case KEY_UP: case KEY_DOWN: case KEY_PPAGE: case KEY_NPAGE: case KEY_HOME: case KEY_END: case 'j': case 'k':
-        scroll_focus(t, key);
-        break;
-    default:
-        return KEY_DONE;
-    }
-    return KEY_REDRAW;
-}
-
-static int handle_key(struct tutor *t, int key)
-{
-    if (t->demo_pace > 0) {
-        /* Any key ends the presentation; q still quits. */
-        t->demo_pace = 0;
-        t->model.demo = false;
-        if (key != 'q' && key != CRT_KEY_ESC && key != KEY_F(10))
-            return KEY_REDRAW;
-    }
-    if (t->layout.too_small)
-        return key == 'q' || key == CRT_KEY_ESC || key == KEY_F(10) ? KEY_QUIT : KEY_DONE;
-    switch (t->overlay) {
-    case OVERLAY_HELP:
-        t->overlay = OVERLAY_NONE;
-        return key == KEY_F(10) ? KEY_QUIT : KEY_REDRAW;
-    case OVERLAY_PARAMS:
-        return overlay_params_key(t, key);
-    case OVERLAY_DEVICES:
-        return overlay_devices_key(t, key);
-    case OVERLAY_SIZE:
-        return prompt_size_key(t, key);
-    case OVERLAY_BUILD:
-        if (key == KEY_DOWN || key == 'j')
-            t->picker++;
-        else if (key == KEY_UP || key == 'k')
-            t->picker = t->picker > 0 ? t->picker - 1 : 0;
-        else
-            t->overlay = OVERLAY_NONE;
-        return KEY_REDRAW;
-    case OVERLAY_NONE:
-        break;
-    }
-    return screen_key(t, key);
+    return b ? b->run(t, key) : KEY_DONE;
 }
 
 /* ---- drawing ---- */
@@ -436,20 +602,78 @@ static void refusal_now(const struct tutor *t, char *buf, size_t len)
     error_clear(&e);
 }
 
+static void draw_help(struct tutor *t, int cols, int rows)
+{
+    panes_draw_help(cols, rows, &t->model, &t->picker);
+}
+
+static void draw_params(struct tutor *t, int cols, int rows)
+{
+    char refusal[1024];
+
+    refusal_now(t, refusal, sizeof refusal);
+    panes_draw_params(cols, rows, &t->model, t->picker, refusal);
+}
+
+static void draw_devices(struct tutor *t, int cols, int rows)
+{
+    panes_draw_devices(cols, rows, &t->model, t->picker);
+}
+
+static void draw_build(struct tutor *t, int cols, int rows)
+{
+    panes_draw_build_log(cols, rows, &t->model, t->picker);
+}
+
+static void draw_prompt(struct tutor *t, int cols, int rows)
+{
+    (void)cols;
+    (void)rows;
+    panes_draw_prompt(&t->layout.keys, prompts[t->overlay].label, t->input, t->input_error);
+}
+
+/* Each overlay owns its keys and its drawing; OVERLAY_NONE is the screen itself. */
+static const struct overlay_ops {
+    int (*key)(struct tutor *t, int key);
+    void (*draw)(struct tutor *t, int cols, int rows);
+} overlays[OVERLAY_COUNT] = {
+    [OVERLAY_NONE] = { screen_key, NULL },
+    [OVERLAY_HELP] = { help_key, draw_help },
+    [OVERLAY_PARAMS] = { params_key, draw_params },
+    [OVERLAY_DEVICES] = { devices_key, draw_devices },
+    [OVERLAY_BUILD] = { build_key, draw_build },
+    [OVERLAY_SIZE] = { prompt_key, draw_prompt },
+    [OVERLAY_GOTO] = { prompt_key, draw_prompt },
+};
+
+static int handle_key(struct tutor *t, int key)
+{
+    if (t->demo_pace > 0) {
+        /* Any key ends the presentation; q still quits. */
+        t->demo_pace = 0;
+        t->model.demo = false;
+        if (key != 'q' && key != KEY_F(10))
+            return KEY_REDRAW;
+    }
+    if (t->layout.too_small)
+        return key == 'q' || key == KEY_F(10) ? KEY_QUIT : KEY_DONE;
+    return overlays[t->overlay].key(t, key);
+}
+
 static void draw(struct tutor *t)
 {
     int cols = COLS, rows = LINES;
     struct screen_layout *L = &t->layout;
     double now = now_seconds();
 
-    layout_compute(cols, rows, t->model.focus, t->left, t->model.zoom, L);
+    t->model.view = t->view;
+    layout_compute(cols, rows, t->model.focus, t->left, t->model.zoom, panes_gflops_rows(&t->model), L);
     if (L->too_small) {
         panes_draw_too_small(cols, rows);
         refresh();
         return;
     }
     erase();
-    t->model.view = t->view;
     t->model.message = now < t->notice_until ? t->notice : NULL;
     t->model.message_is_error = false;
     t->model.demo = t->demo_pace > 0;
@@ -462,22 +686,9 @@ static void draw(struct tutor *t)
         panes_draw_layout(&L->pane[PANE_LAYOUT], &t->model);
     if (rect_visible(&L->pane[PANE_GFLOPS]))
         panes_draw_gflops(&L->pane[PANE_GFLOPS], &t->model);
-    if (t->overlay == OVERLAY_SIZE)
-        panes_draw_prompt(&L->keys, " size (N or MxNxK, Enter applies, Esc cancels): ", t->input, t->input_error);
-    else
-        panes_draw_keys(&L->keys, &t->model);
-    switch (t->overlay) {
-    case OVERLAY_HELP: panes_draw_help(cols, rows); break;
-    case OVERLAY_DEVICES: panes_draw_devices(cols, rows, &t->model, t->picker); break;
-    case OVERLAY_BUILD: panes_draw_build_log(cols, rows, &t->model, t->picker); break;
-    case OVERLAY_PARAMS: {
-        char refusal[1024];
-        refusal_now(t, refusal, sizeof refusal);
-        panes_draw_params(cols, rows, &t->model, t->picker, refusal);
-        break;
-    }
-    default: break;
-    }
+    panes_draw_keys(&L->keys, &t->model);
+    if (overlays[t->overlay].draw)
+        overlays[t->overlay].draw(t, cols, rows);
     refresh();
 }
 
@@ -671,6 +882,8 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     if (!t.view)
         abort();
     t.model.lessons = lessons;
+    t.model.keys = bindings;
+    t.model.nkeys = sizeof bindings / sizeof bindings[0];
     t.model.lesson = starting_lesson(lessons, opts->lesson, &st);
     t.model.focus = PANE_TEXT;
     t.left = PANE_TEXT;
