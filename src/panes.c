@@ -47,6 +47,29 @@ static int puts_at(int y, int x, int w, const char *s, int attr)
     return put(y, x, w, s, strlen(s), attr);
 }
 
+/* The mark of a line cut at the left or right edge of a pane: a character, so that it shows
+   without colours too. */
+static void put_cut_marks(int y, int x, int w, const struct text_cut *cut)
+{
+    int attr = crt_attr(ROLE_DIM);
+
+    if (cut->left)
+        puts_at(y, x, 1, crt_utf8() ? "\u2026" : "<", attr);
+    if (cut->right)
+        puts_at(y, x + w - 1, 1, crt_utf8() ? "\u2026" : ">", attr);
+}
+
+/* Writes the w columns of a line from its column first on at (y, x), marking where it goes
+   on beyond either edge; returns the columns used. */
+static int put_cut(int y, int x, int w, const char *line, int first, int attr)
+{
+    struct text_cut cut;
+
+    text_cut(line, first, w, &cut);
+    put_cut_marks(y, x, w, &cut);
+    return cut.at + put(y, x + cut.at, w - cut.at, line + cut.start, cut.len, attr) + cut.right;
+}
+
 static int printf_at(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 static int printf_at(int y, int x, int w, int attr, const char *fmt, ...)
@@ -102,8 +125,12 @@ static struct rect frame(const struct rect *r, const char *title, bool focus)
     puts_at(r->y, r->x + r->w - 1, 1, box[3], attr);
     puts_at(r->y + r->h - 1, r->x, 1, box[4], attr);
     puts_at(r->y + r->h - 1, r->x + r->w - 1, 1, box[5], attr);
-    if (title && r->w > 6)
-        printf_at(r->y, r->x + 2, r->w - 4, attr | A_BOLD, " %s ", title);
+    if (title && r->w > 6) {
+        /* " title " between two lines of the border on either side. */
+        int x = r->x + 2 + puts_at(r->y, r->x + 2, 1, " ", attr);
+        x += put_cut(r->y, x, r->w - 6, title, 0, attr | A_BOLD);
+        puts_at(r->y, x, 1, " ", attr);
+    }
     return in;
 }
 
@@ -119,16 +146,25 @@ static int clamp_scroll(int *scroll, int content, int visible)
     return *scroll;
 }
 
-/* "↑ 3 more" style marks on the border when there is more above or below. */
+/* "↑3 ↓94": how many lines there are above and below, on the bottom border at the right
+   (the top border holds the title). */
 static void scroll_marks(const struct rect *r, int scroll, int content, int visible)
 {
-    int attr = crt_attr(ROLE_DIM);
+    char marks[64];
+    struct str s;
+    int w;
 
+    str_init(&s, marks, sizeof marks);
     if (scroll > 0)
-        printf_at(r->y, r->x + r->w - 12, 10, attr, crt_utf8() ? " \u2191%d " : " ^%d ", scroll);
+        str_appendf(&s, "", crt_utf8() ? " \u2191%d" : " ^%d", scroll);
     if (scroll + visible < content)
-        printf_at(r->y + r->h - 1, r->x + r->w - 12, 10, attr, crt_utf8() ? " \u2193%d " : " v%d ",
-                  content - scroll - visible);
+        str_appendf(&s, "", crt_utf8() ? " \u2193%d" : " v%d", content - scroll - visible);
+    if (s.len == 0)
+        return;
+    str_appendf(&s, "", " ");
+    w = (int)str_columns(marks, s.len);
+    if (w <= r->w - 4)
+        puts_at(r->y + r->h - 1, r->x + r->w - 2 - w, w, marks, crt_attr(ROLE_DIM));
 }
 
 static const struct lesson *current(const struct screen_model *m)
