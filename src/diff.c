@@ -165,6 +165,45 @@ void diff_lines(const struct lines *old, const struct lines *new_, struct diff *
     free(t.len);
 }
 
+/* The lines of all not left out, as a view into all's lines; index[k] is the index in all of
+   line k of the view. Both arrays are malloc'd. */
+static void keep_lines(const struct lines *all, const bool *skip, struct lines *kept, size_t **index)
+{
+    kept->buf = NULL;
+    kept->items = malloc((all->count + 1) * sizeof *kept->items);
+    *index = malloc((all->count + 1) * sizeof **index);
+    if (!kept->items || !*index)
+        abort();
+    kept->count = 0;
+    for (size_t i = 0; i < all->count; i++)
+        if (!skip || !skip[i]) {
+            (*index)[kept->count] = i;
+            kept->items[kept->count++] = all->items[i];
+        }
+}
+
+void diff_lines_kept(const struct lines *old, const bool *old_skip, const struct lines *new_, const bool *new_skip,
+                     struct diff *out)
+{
+    struct lines old_kept, new_kept;
+    size_t *old_index, *new_index;
+
+    keep_lines(old, old_skip, &old_kept, &old_index);
+    keep_lines(new_, new_skip, &new_kept, &new_index);
+    diff_lines(&old_kept, &new_kept, out);
+    for (size_t k = 0; k < out->count; k++) {
+        struct diff_line *l = &out->items[k];
+        if (l->old_index != SIZE_MAX)
+            l->old_index = old_index[l->old_index];
+        if (l->new_index != SIZE_MAX)
+            l->new_index = new_index[l->new_index];
+    }
+    free(old_kept.items);
+    free(new_kept.items);
+    free(old_index);
+    free(new_index);
+}
+
 void diff_free(struct diff *d)
 {
     free(d->items);

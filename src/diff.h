@@ -32,6 +32,11 @@ struct diff {
 /* A minimal line diff (longest common subsequence; removals listed before additions within a
    change, like `diff -u`). Lines compare equal when identical after trimming trailing blanks. */
 void diff_lines(const struct lines *old, const struct lines *new_, struct diff *out);
+/* The diff of only the lines not left out (old_skip[i], new_skip[j] true: left out; a NULL
+   array leaves out none), as if the others were not there; the indices are those of old and
+   new_. */
+void diff_lines_kept(const struct lines *old, const bool *old_skip, const struct lines *new_, const bool *new_skip,
+                     struct diff *out);
 void diff_free(struct diff *d);
 
 /* marks[i] (for each line i of new_) = true when line i of new_ is added or changed. marks has

@@ -263,19 +263,37 @@ static bool continued(const char *line, size_t len)
     return len > 0 && line[len - 1] == '\\';
 }
 
-size_t highlight_line(const char *line, size_t len, struct hl_state *st, struct hl_span *spans, size_t max)
+/* Scans a line, its pieces into out unless it is NULL; returns whether the line holds
+   anything but blanks and comments. */
+static bool scan(const char *line, size_t len, struct hl_state *st, struct spans *out)
 {
     struct scanner s = { line, len, 0, st, st->in_preproc != 0, false };
-    struct spans out = { spans, 0, max };
 
     while (s.pos < len) {
         size_t start = s.pos;
         enum hl_role role = next(&s);
-        emit(&out, start, s.pos, role);
+        if (out)
+            emit(out, start, s.pos, role);
     }
     /* Comments are blanks to the preprocessor: one still open keeps the directive going. */
     st->in_preproc = s.directive && (continued(line, len) || st->in_comment);
+    return s.code_seen;
+}
+
+size_t highlight_line(const char *line, size_t len, struct hl_state *st, struct hl_span *spans, size_t max)
+{
+    struct spans out = { spans, 0, max };
+
+    scan(line, len, st, &out);
     return out.count;
+}
+
+void highlight_comment_lines(char *const *lines, size_t count, bool *marks)
+{
+    struct hl_state st = { 0, 0 };
+
+    for (size_t i = 0; i < count; i++)
+        marks[i] = !scan(lines[i], strlen(lines[i]), &st, NULL);
 }
 
 const char *hl_role_name(enum hl_role r)

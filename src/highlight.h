@@ -2,6 +2,7 @@
 #ifndef CLMM_HIGHLIGHT_H
 #define CLMM_HIGHLIGHT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum hl_role {
@@ -25,6 +26,10 @@ struct hl_state {
    written (at most max; when more would be needed, the last span covers the rest of the line
    in its current role). */
 size_t highlight_line(const char *line, size_t len, struct hl_state *st, struct hl_span *spans, size_t max);
+
+/* marks[i] = true for each of the count lines of a text that holds only comments and blanks
+   (a line inside a block comment does, and so does an empty line). */
+void highlight_comment_lines(char *const *lines, size_t count, bool *marks);
 
 /* "keyword", "type", ... for tests and debugging. */
 const char *hl_role_name(enum hl_role r);

@@ -47,6 +47,29 @@ static int puts_at(int y, int x, int w, const char *s, int attr)
     return put(y, x, w, s, strlen(s), attr);
 }
 
+/* The mark of a line cut at the left or right edge of a pane: a character, so that it shows
+   without colours too. */
+static void put_cut_marks(int y, int x, int w, const struct text_cut *cut)
+{
+    int attr = crt_attr(ROLE_DIM);
+
+    if (cut->left)
+        puts_at(y, x, 1, crt_utf8() ? "\u2026" : "<", attr);
+    if (cut->right)
+        puts_at(y, x + w - 1, 1, crt_utf8() ? "\u2026" : ">", attr);
+}
+
+/* Writes the w columns of a line from its column first on at (y, x), marking where it goes
+   on beyond either edge; returns the columns used. */
+static int put_cut(int y, int x, int w, const char *line, int first, int attr)
+{
+    struct text_cut cut;
+
+    text_cut(line, first, w, &cut);
+    put_cut_marks(y, x, w, &cut);
+    return cut.at + put(y, x + cut.at, w - cut.at, line + cut.start, cut.len, attr) + cut.right;
+}
+
 static int printf_at(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 static int printf_at(int y, int x, int w, int attr, const char *fmt, ...)
@@ -102,8 +125,12 @@ static struct rect frame(const struct rect *r, const char *title, bool focus)
     puts_at(r->y, r->x + r->w - 1, 1, box[3], attr);
     puts_at(r->y + r->h - 1, r->x, 1, box[4], attr);
     puts_at(r->y + r->h - 1, r->x + r->w - 1, 1, box[5], attr);
-    if (title && r->w > 6)
-        printf_at(r->y, r->x + 2, r->w - 4, attr | A_BOLD, " %s ", title);
+    if (title && r->w > 6) {
+        /* " title " between two lines of the border on either side. */
+        int x = r->x + 2 + puts_at(r->y, r->x + 2, 1, " ", attr);
+        x += put_cut(r->y, x, r->w - 6, title, 0, attr | A_BOLD);
+        puts_at(r->y, x, 1, " ", attr);
+    }
     return in;
 }
 
@@ -119,16 +146,25 @@ static int clamp_scroll(int *scroll, int content, int visible)
     return *scroll;
 }
 
-/* "↑ 3 more" style marks on the border when there is more above or below. */
+/* "↑3 ↓94": how many lines there are above and below, on the bottom border at the right
+   (the top border holds the title). */
 static void scroll_marks(const struct rect *r, int scroll, int content, int visible)
 {
-    int attr = crt_attr(ROLE_DIM);
+    char marks[64];
+    struct str s;
+    int w;
 
+    str_init(&s, marks, sizeof marks);
     if (scroll > 0)
-        printf_at(r->y, r->x + r->w - 12, 10, attr, crt_utf8() ? " \u2191%d " : " ^%d ", scroll);
+        str_appendf(&s, "", crt_utf8() ? " \u2191%d" : " ^%d", scroll);
     if (scroll + visible < content)
-        printf_at(r->y + r->h - 1, r->x + r->w - 12, 10, attr, crt_utf8() ? " \u2193%d " : " v%d ",
-                  content - scroll - visible);
+        str_appendf(&s, "", crt_utf8() ? " \u2193%d" : " v%d", content - scroll - visible);
+    if (s.len == 0)
+        return;
+    str_appendf(&s, "", " ");
+    w = (int)str_columns(marks, s.len);
+    if (w <= r->w - 4)
+        puts_at(r->y + r->h - 1, r->x + r->w - 2 - w, w, marks, crt_attr(ROLE_DIM));
 }
 
 static const struct lesson *current(const struct screen_model *m)
@@ -216,39 +252,56 @@ void panes_draw_closing(const struct rect *r, const char *text)
 
 /* ---- the lesson text ---- */
 
+/* A line of prose with its markup as colours; a word wider than the pane is cut with a mark. */
 static int draw_markup(int y, int x, int w, const char *text, int base)
 {
     struct text_span spans[64];
     size_t n = text_spans(text, spans, 64);
-    int used = 0;
+    int used = 0, wide = 0, room;
 
     if (n > 64)
-        return put(y, x, w, text, strlen(text), base);
-    for (size_t i = 0; i < n && used < w; i++) {
+        return put_cut(y, x, w, text, 0, base);
+    for (size_t i = 0; i < n; i++)
+        wide += (int)str_columns(spans[i].text, spans[i].len) - (spans[i].kind == SPAN_CODE ? 2 : 0);
+    room = wide > w ? w - 1 : w;
+    for (size_t i = 0; i < n && used < room; i++) {
         const struct text_span *s = &spans[i];
         if (s->kind == SPAN_CODE)   /* colour instead of backquotes */
-            used += put(y, x + used, w - used, s->text + 1, s->len - 2, crt_attr(ROLE_CODE));
+            used += put(y, x + used, room - used, s->text + 1, s->len - 2, crt_attr(ROLE_CODE));
         else
-            used += put(y, x + used, w - used, s->text, s->len,
+            used += put(y, x + used, room - used, s->text, s->len,
                         s->kind == SPAN_EMPHASIS ? crt_attr(ROLE_EMPHASIS) : base);
     }
-    return used;
+    if (wide > w)
+        put_cut_marks(y, x, w, &(struct text_cut){ .right = true });
+    return used + (wide > w);
 }
 
 void panes_draw_text(const struct rect *r, struct screen_model *m)
 {
     const struct lesson *l = current(m);
-    struct text_lines lines;
-    char title[256];
+    struct text_lines lines, sources;
+    char title[256], *sources_text;
     struct rect in;
-    int top, total;
+    int top, total, widest = 0, first;
 
     snprintf(title, sizeof title, "Lesson %d: %s", l->number, l->short_title);
     in = frame(r, title, m->focus == PANE_TEXT);
     text_layout(l->text, in.w - 1, &lines);
-    /* The sources line comes last, after a blank. */
-    total = (int)lines.count + 2;
+    /* The sources come last, after a blank line, wrapped like the prose. */
+    sources_text = malloc(strlen(l->sources) + sizeof "Sources: ");
+    if (!sources_text)
+        abort();
+    sprintf(sources_text, "Sources: %s", l->sources);
+    text_layout(sources_text, in.w - 1, &sources);
+    free(sources_text);
+    total = (int)(lines.count + 1 + sources.count);
     top = clamp_scroll(&m->scroll[PANE_TEXT], total, in.h);
+    /* Verbatim lines (formulas, tables) are not wrapped: they are cut, and scroll sideways. */
+    for (size_t i = 0; i < lines.count; i++)
+        if (lines.items[i].kind == TEXT_VERBATIM && lines.items[i].indent + text_width(lines.items[i].text) > widest)
+            widest = lines.items[i].indent + text_width(lines.items[i].text);
+    first = m->hscroll[PANE_TEXT] = text_clamp_offset(m->hscroll[PANE_TEXT], widest, in.w);
     for (int row = 0; row < in.h; row++) {
         int i = top + row, y = in.y + row;
         if (i < (int)lines.count) {
@@ -257,17 +310,19 @@ void panes_draw_text(const struct rect *r, struct screen_model *m)
             if (t->kind == TEXT_ITEM)
                 puts_at(y, x - 2, 2, crt_utf8() ? "\u2022 " : "- ", crt_attr(ROLE_DIM));
             if (t->kind == TEXT_VERBATIM)
-                puts_at(y, x, in.w - t->indent, t->text, crt_attr(ROLE_CODE));
+                put_cut(y, x, in.w - t->indent, t->text, first, crt_attr(ROLE_CODE));
             else if (t->kind == TEXT_HEADING)
                 draw_markup(y, x, in.w - t->indent, t->text, crt_attr(ROLE_HEADING));
             else
                 draw_markup(y, x, in.w - t->indent, t->text, A_NORMAL);
-        } else if (i == (int)lines.count + 1) {
-            printf_at(y, in.x, in.w, crt_attr(ROLE_DIM), "Sources: %s", l->sources);
+        } else if (i > (int)lines.count && i < total) {
+            const struct text_line *t = &sources.items[i - (int)lines.count - 1];
+            put_cut(y, in.x + t->indent, in.w - t->indent, t->text, 0, crt_attr(ROLE_DIM));
         }
     }
     scroll_marks(r, top, total, in.h);
     text_lines_free(&lines);
+    text_lines_free(&sources);
 }
 
 /* ---- the kernel source ---- */
@@ -282,50 +337,89 @@ static int role_of(enum hl_role h)
     return crt_attr(roles[h]);
 }
 
-static void draw_code(int y, int x, int w, const char *line, struct hl_state *st, bool draw)
+/* Highlights a line and draws its columns from first on, w of them, at (y, x), marking
+   where it goes on beyond either edge; with draw false, only moves st past the line. */
+static void draw_code(int y, int x, int w, const char *line, int first, struct hl_state *st, bool draw)
 {
     struct hl_span spans[128];
-    size_t len = strlen(line), n = highlight_line(line, len, st, spans, 128);
-    int used = 0;
+    size_t n = highlight_line(line, strlen(line), st, spans, 128);
+    struct text_cut cut;
 
     if (!draw)
         return;     /* only the highlighter's state across lines was wanted */
-    for (size_t i = 0; i < n && used < w; i++)
-        used += put(y, x + used, w - used, line + spans[i].start, spans[i].len, role_of(spans[i].role));
+    text_cut(line, first, w, &cut);
+    put_cut_marks(y, x, w, &cut);
+    for (size_t i = 0; i < n; i++) {
+        size_t from = spans[i].start, to = spans[i].start + spans[i].len, end = cut.start + cut.len;
+        from = from > cut.start ? from : cut.start;
+        to = to < end ? to : end;
+        if (from < to)
+            put(y, x + cut.at + (int)str_columns(line + cut.start, from - cut.start), w, line + from, to - from,
+                role_of(spans[i].role));
+    }
 }
 
-static void draw_diff(const struct rect *in, struct screen_model *m)
+/* The widest of the lines of a diff, in the kernel each comes from. */
+static int diff_width(const struct diff *d, const struct screen_model *m)
 {
-    const struct diff *d = m->diff;
-    int top = clamp_scroll(&m->scroll[PANE_SOURCE], (int)d->count, in->h);
-    struct hl_state st_old = { 0, 0 }, st_new = { 0, 0 };
+    int widest = 0;
 
-    /* The highlighter runs over every line of each text, so that comments spanning lines
-       colour right wherever the view starts. */
-    for (int i = 0; i < (int)d->count && i < top + in->h; i++) {
+    for (size_t i = 0; i < d->count; i++) {
         const struct diff_line *dl = &d->items[i];
-        bool shown = i >= top;
+        int w = text_width(dl->op == DIFF_REMOVED ? m->previous->items[dl->old_index] : m->source->items[dl->new_index]);
+        widest = w > widest ? w : widest;
+    }
+    return widest;
+}
+
+/* The diff d: a column of marks ('+' added, '-' removed, blank for the same), then the lines,
+   which scroll sideways. Added and removed lines are in their role's colour, the others
+   highlighted. */
+static void draw_diff(const struct rect *in, struct screen_model *m, const struct diff *d)
+{
+    int top = clamp_scroll(&m->scroll[PANE_SOURCE], (int)d->count, in->h);
+    int first = m->hscroll[PANE_SOURCE] = text_clamp_offset(m->hscroll[PANE_SOURCE], diff_width(d, m), in->w - 1);
+    struct hl_state st = { 0, 0 };
+    size_t next_new = 0;
+
+    for (int i = top; i < (int)d->count && i < top + in->h; i++) {
+        const struct diff_line *dl = &d->items[i];
         int y = in->y + i - top;
-        const char *mark = dl->op == DIFF_ADDED ? "+" : dl->op == DIFF_REMOVED ? "-" : " ";
-        int attr = dl->op == DIFF_ADDED ? crt_attr(ROLE_ADDED) : dl->op == DIFF_REMOVED ? crt_attr(ROLE_REMOVED) : 0;
         if (dl->op == DIFF_REMOVED) {
-            if (shown)
-                puts_at(y, in->x, in->w, m->previous->items[dl->old_index], attr);
+            puts_at(y, in->x, 1, "-", crt_attr(ROLE_REMOVED));
+            put_cut(y, in->x + 1, in->w - 1, m->previous->items[dl->old_index], first, crt_attr(ROLE_REMOVED));
             continue;
         }
-        if (dl->op == DIFF_SAME && dl->old_index != SIZE_MAX)
-            draw_code(0, 0, 0, m->previous->items[dl->old_index], &st_old, false);
-        if (shown) {
-            puts_at(y, in->x, 1, mark, attr);
-            if (dl->op == DIFF_ADDED)
-                puts_at(y, in->x + 1, in->w - 1, m->source->items[dl->new_index], attr);
-            else
-                draw_code(y, in->x + 1, in->w - 1, m->source->items[dl->new_index], &st_new, true);
+        /* The highlighter runs over every line of the new kernel up to this one, so that
+           comments spanning lines colour right wherever the view starts. */
+        for (; next_new < dl->new_index; next_new++)
+            draw_code(0, 0, 0, m->source->items[next_new], 0, &st, false);
+        next_new++;
+        if (dl->op == DIFF_ADDED) {
+            draw_code(0, 0, 0, m->source->items[dl->new_index], 0, &st, false);
+            puts_at(y, in->x, 1, "+", crt_attr(ROLE_ADDED));
+            put_cut(y, in->x + 1, in->w - 1, m->source->items[dl->new_index], first, crt_attr(ROLE_ADDED));
         } else {
-            draw_code(0, 0, 0, m->source->items[dl->new_index], &st_new, false);
+            draw_code(y, in->x + 1, in->w - 1, m->source->items[dl->new_index], first, &st, true);
         }
     }
     scroll_marks(&(struct rect){ in->y - 1, in->x - 1, in->h + 2, in->w + 2 }, top, (int)d->count, in->h);
+}
+
+/* The diff of the lines that hold code: lines of comments and blank lines in either kernel
+   are left out. */
+static void diff_code(const struct screen_model *m, struct diff *out)
+{
+    bool *old_skip = calloc(m->previous->count + 1, sizeof *old_skip);
+    bool *new_skip = calloc(m->source->count + 1, sizeof *new_skip);
+
+    if (!old_skip || !new_skip)
+        abort();
+    highlight_comment_lines(m->previous->items, m->previous->count, old_skip);
+    highlight_comment_lines(m->source->items, m->source->count, new_skip);
+    diff_lines_kept(m->previous, old_skip, m->source, new_skip, out);
+    free(old_skip);
+    free(new_skip);
 }
 
 void panes_draw_source(const struct rect *r, struct screen_model *m)
@@ -334,18 +428,22 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
     const struct lesson *prev = m->lesson > 0 ? &m->lessons->items[m->lesson - 1] : NULL;
     char title[512];
     struct rect in;
-    bool *changed = NULL;
+    bool *changed = NULL, code_only = m->show_diff && m->diff && m->diff_code_only;
+    struct diff code = { NULL, 0, 0, 0 };
     struct hl_state st = { 0, 0 };
-    int top, digits;
+    int top, digits, widest = 0, first;
 
     if (!m->source) {
         in = frame(r, "Source", m->focus == PANE_SOURCE);
         puts_at(in.y, in.x, in.w, "The host reference is C on the CPU: no kernel.", crt_attr(ROLE_DIM));
         return;
     }
+    if (code_only)
+        diff_code(m, &code);
     if (m->show_diff && m->diff)
-        snprintf(title, sizeof title, "diff from lesson %d: +%zu -%zu (c: the kernel)", prev->number,
-                 m->diff->added, m->diff->removed);
+        snprintf(title, sizeof title, "diff from lesson %d%s: +%zu -%zu (c: the kernel)", prev->number,
+                 code_only ? ", code only" : "", code_only ? code.added : m->diff->added,
+                 code_only ? code.removed : m->diff->removed);
     else if (m->diff)
         snprintf(title, sizeof title, "%s (%zu lines new since %d)", strrchr(l->kernel_file, '/') + 1,
                  m->diff->added, prev->number);
@@ -353,7 +451,8 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
         snprintf(title, sizeof title, "%s", strrchr(l->kernel_file, '/') + 1);
     in = frame(r, title, m->focus == PANE_SOURCE);
     if (m->show_diff && m->diff) {
-        draw_diff(&in, m);
+        draw_diff(&in, m, code_only ? &code : m->diff);
+        diff_free(&code);
         return;
     }
     if (m->diff) {
@@ -364,16 +463,20 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
     }
     digits = m->source->count >= 100 ? 3 : 2;
     top = clamp_scroll(&m->scroll[PANE_SOURCE], (int)m->source->count, in.h);
+    /* Only the code scrolls sideways: the line numbers and marks stay. */
+    for (size_t i = 0; i < m->source->count; i++)
+        widest = text_width(m->source->items[i]) > widest ? text_width(m->source->items[i]) : widest;
+    first = m->hscroll[PANE_SOURCE] = text_clamp_offset(m->hscroll[PANE_SOURCE], widest, in.w - digits - 2);
     for (int i = 0; i < (int)m->source->count && i < top + in.h; i++) {
         int y = in.y + i - top;
         if (i < top) {
-            draw_code(0, 0, 0, m->source->items[i], &st, false);
+            draw_code(0, 0, 0, m->source->items[i], 0, &st, false);
             continue;
         }
         printf_at(y, in.x, digits, crt_attr(ROLE_DIM), "%*d", digits, i + 1);
         if (changed && changed[i])
             puts_at(y, in.x + digits, 1, crt_utf8() ? "\u258c" : "+", crt_attr(ROLE_CHANGED));
-        draw_code(y, in.x + digits + 2, in.w - digits - 2, m->source->items[i], &st, true);
+        draw_code(y, in.x + digits + 2, in.w - digits - 2, m->source->items[i], first, &st, true);
     }
     scroll_marks(r, top, (int)m->source->count, in.h);
     free(changed);

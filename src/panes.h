@@ -49,6 +49,9 @@ struct screen_model {
     size_t nkeys;
     const char *message;        /* shown on the key line instead of the keys, or NULL */
     bool message_is_error;
+    int hscroll[PANE_COUNT];    /* columns the lines of the text and source panes that are not
+                                   wrapped are scrolled left by; clamped by the draw functions */
+    bool diff_code_only;        /* the diff leaves out lines of comments and blank lines */
 };
 
 void panes_draw_title(const struct rect *r, const struct screen_model *m);

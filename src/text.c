@@ -1,4 +1,4 @@
-/* text.c: layout of lesson explanations. */
+/* text.c: layout of lesson explanations, and lines cut to a window of columns. */
 #include "text.h"
 
 #include <ctype.h>
@@ -238,4 +238,61 @@ void text_print(FILE *out, const char *markup, int width)
         }
     }
     text_lines_free(&lines);
+}
+
+static bool blank_char(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* The byte offset of column col of s (its end when s is shorter). */
+static size_t column_offset(const char *s, int col)
+{
+    return col > 0 ? str_prefix(s, (size_t)col) : 0;
+}
+
+/* Whether the n bytes at s hold a character other than a blank. */
+static bool has_text(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!blank_char(s[i]))
+            return true;
+    return false;
+}
+
+void text_cut(const char *line, int first, int width, struct text_cut *out)
+{
+    size_t len = strlen(line), begin, end;
+    int last;
+
+    if (first < 0)
+        first = 0;
+    if (width < 0)
+        width = 0;
+    begin = column_offset(line, first);
+    end = begin + column_offset(line + begin, width);
+    out->left = width >= 2 && has_text(line, begin);
+    out->right = width >= 2 && has_text(line + end, len - end);
+    out->at = out->left;
+    /* The marks take the edge columns from the text. */
+    last = width - out->left - out->right;
+    begin += column_offset(line + begin, out->left);
+    out->start = begin;
+    out->len = column_offset(line + begin, last);
+}
+
+int text_width(const char *line)
+{
+    size_t n = strlen(line);
+
+    while (n > 0 && blank_char(line[n - 1]))
+        n--;
+    return (int)str_columns(line, n);
+}
+
+int text_clamp_offset(int offset, int widest, int width)
+{
+    if (offset > widest - width)
+        offset = widest - width;
+    return offset < 0 ? 0 : offset;
 }

@@ -1,7 +1,9 @@
-/* text.h: lesson explanations (light markup, see lessons/FORMAT) laid out as lines. */
+/* text.h: lesson explanations (light markup, see lessons/FORMAT) laid out as lines, and lines
+   cut to the columns of a window with a mark where they go on. */
 #ifndef CLMM_TEXT_H
 #define CLMM_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +37,26 @@ struct text_span {
    first max are written). Emphasis is *text* with no blank just inside the marks and no
    letter or digit just outside, so "2 * M" and "a*b*c" stay plain. */
 size_t text_spans(const char *line, struct text_span *out, size_t max);
+
+/* A line seen through a window of width columns that starts first columns into it (columns
+   are characters). Where characters other than blanks lie beyond an edge, the window's
+   column at that edge is given to a mark instead of the text: with a mark on the left, the
+   text drawn starts one column into the window. Marks need a window of 2 columns or more. */
+struct text_cut {
+    size_t start, len;          /* the bytes of the line to draw */
+    int at;                     /* the column of the window they start at: 0, or 1 after a left mark */
+    bool left, right;           /* a mark is due at the left, the right edge */
+};
+
+void text_cut(const char *line, int first, int width, struct text_cut *out);
+
+/* The columns of a line up to its last character other than a blank: what a window has to
+   show of it. */
+int text_width(const char *line);
+
+/* offset kept within 0 and widest - width: a window of width columns over lines at most
+   widest columns wide never scrolls past their ends. */
+int text_clamp_offset(int offset, int widest, int width);
 
 /* Plain-text rendering: headings underlined, emphasis marks removed, code spans kept. */
 void text_print(FILE *out, const char *markup, int width);

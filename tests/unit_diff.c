@@ -6,6 +6,7 @@
 
 #include "units.h"
 #include "../src/diff.h"
+#include "../src/highlight.h"
 #include "../src/lesson.h"
 #include "../src/str.h"
 
@@ -287,6 +288,92 @@ START_TEST(test_diff_kernels)
 }
 END_TEST
 
+/* Lines left out are not in the diff, and its indices are those of the whole texts. */
+START_TEST(test_diff_kept)
+{
+    static const bool old_skip[] = { false, true, false, true, false };
+    static const bool new_skip[] = { false, true, true, false, false };
+
+    lines_split("int a;\n// one\nint b;\n\nint c;\n", &old_lines);
+    lines_split("int a;\n// two\n// more\nint b2;\nint c;\n", &new_lines);
+    diff_lines_kept(&old_lines, old_skip, &new_lines, new_skip, &d);
+    ck_assert_str_eq(shown(), " int a;\n-int b;\n+int b2;\n int c;\n");
+    ck_assert_uint_eq(d.added, 1);
+    ck_assert_uint_eq(d.removed, 1);
+    ck_assert_uint_eq(d.items[1].old_index, 2);
+    ck_assert_uint_eq(d.items[2].new_index, 3);
+    ck_assert_uint_eq(d.items[3].old_index, 4);
+    ck_assert_uint_eq(d.items[3].new_index, 4);
+    /* Leaving out nothing is the whole diff. */
+    diff_free(&d);
+    diff_lines_kept(&old_lines, NULL, &new_lines, NULL, &d);
+    assert_consistent();
+    ck_assert_uint_eq(d.added, 3);
+    ck_assert_uint_eq(d.removed, 3);
+}
+END_TEST
+
+/* The diff of code only: comments, comment blocks and blank lines changed in either text do
+   not count. */
+START_TEST(test_diff_code_only)
+{
+    bool *old_skip, *new_skip;
+
+    lines_split("/*\n * lesson 1\n */\nint x;\n\nint y;  // old\nint z;\n", &old_lines);
+    lines_split("/* lesson 2:\n   int x; is here */\nint x;\nint y;  // new\nint w;\nint z;\n", &new_lines);
+    old_skip = calloc(old_lines.count, sizeof *old_skip);
+    new_skip = calloc(new_lines.count, sizeof *new_skip);
+    ck_assert(old_skip && new_skip);
+    highlight_comment_lines(old_lines.items, old_lines.count, old_skip);
+    highlight_comment_lines(new_lines.items, new_lines.count, new_skip);
+    diff_lines_kept(&old_lines, old_skip, &new_lines, new_skip, &d);
+    /* A line of code whose comment changed has changed. */
+    ck_assert_str_eq(shown(), " int x;\n-int y;  // old\n+int y;  // new\n+int w;\n int z;\n");
+    ck_assert_uint_eq(d.added, 2);
+    ck_assert_uint_eq(d.removed, 1);
+    free(old_skip);
+    free(new_skip);
+}
+END_TEST
+
+START_TEST(test_diff_kernels_code_only)
+{
+    char *before = kernel("12-any-size.cl"), *after = kernel("13-row-major-fast.cl");
+    bool *old_skip, *new_skip;
+    size_t full_added, full_removed, comment_added = 0, comment_removed = 0;
+
+    diff_texts(before, after);
+    full_added = d.added;
+    full_removed = d.removed;
+    diff_free(&d);
+    old_skip = calloc(old_lines.count, sizeof *old_skip);
+    new_skip = calloc(new_lines.count, sizeof *new_skip);
+    ck_assert(old_skip && new_skip);
+    highlight_comment_lines(old_lines.items, old_lines.count, old_skip);
+    highlight_comment_lines(new_lines.items, new_lines.count, new_skip);
+    diff_lines_kept(&old_lines, old_skip, &new_lines, new_skip, &d);
+    for (size_t i = 0; i < old_lines.count; i++)
+        comment_removed += old_skip[i];
+    for (size_t j = 0; j < new_lines.count; j++)
+        comment_added += new_skip[j];
+    /* Every line of the code diff is code, and every line of code is in it once. */
+    for (size_t k = 0; k < d.count; k++) {
+        const struct diff_line *l = &d.items[k];
+        ck_assert(l->old_index == SIZE_MAX || !old_skip[l->old_index]);
+        ck_assert(l->new_index == SIZE_MAX || !new_skip[l->new_index]);
+    }
+    ck_assert_uint_eq(d.count - d.added, old_lines.count - comment_removed);
+    ck_assert_uint_eq(d.count - d.removed, new_lines.count - comment_added);
+    ck_assert_uint_gt(d.added, 0);
+    ck_assert_uint_lt(d.added, full_added);
+    ck_assert_uint_lt(d.removed, full_removed);
+    free(old_skip);
+    free(new_skip);
+    free(before);
+    free(after);
+}
+END_TEST
+
 Suite *diff_suite(void)
 {
     Suite *s = suite_create("diff");
@@ -312,6 +399,9 @@ Suite *diff_suite(void)
     tcase_add_test(diff, test_diff_marks);
     tcase_add_test(diff, test_diff_marks_removal_only);
     tcase_add_test(diff, test_diff_kernels);
+    tcase_add_test(diff, test_diff_kept);
+    tcase_add_test(diff, test_diff_code_only);
+    tcase_add_test(diff, test_diff_kernels_code_only);
     suite_add_tcase(s, diff);
     return s;
 }

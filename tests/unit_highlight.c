@@ -175,6 +175,40 @@ START_TEST(test_hl_comment_lines)
 }
 END_TEST
 
+/* Lines of only comments and blanks, block comments spanning lines included. */
+START_TEST(test_hl_comment_only_lines)
+{
+    char *text[] = {
+        "/*",                           /* 0: a comment opens */
+        " * int x = 1;",                /* 1: code words inside it */
+        " */",                          /* 2: it closes */
+        "",                             /* 3 */
+        "int a; // the sum",            /* 4: code before a comment */
+        "   // only this",              /* 5 */
+        "x = 1; /* opens",              /* 6: code, then a comment that goes on */
+        "   still in it */",            /* 7 */
+        "/* a */ y = 2; /* b */",       /* 8: code between two comments */
+        "#define X 1 /* x */",          /* 9: a directive is code */
+        "  \t ",                       /* 10: blanks */
+        "/* a *//* b */ // c",          /* 11: comments side by side */
+        "/* */ }",                      /* 12: a closing brace is code */
+    };
+    static const bool expected[] = {
+        true, true, true, true, false, true, false, true, false, false, true, true, false,
+    };
+    size_t n = sizeof text / sizeof text[0];
+    bool marks[sizeof text / sizeof text[0]];
+
+    highlight_comment_lines(text, n, marks);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(marks[i] == expected[i], "line %zu \"%s\" is %s", i, text[i],
+                      marks[i] ? "comment only" : "code");
+    /* Without line 0, nothing opens the comment: line 1 is code. */
+    highlight_comment_lines(text + 1, 2, marks);
+    ck_assert(!marks[0]);
+}
+END_TEST
+
 START_TEST(test_hl_strings)
 {
     struct hl_state st = { 0 };
@@ -362,6 +396,7 @@ Suite *highlight_suite(void)
     suite_add_tcase(s, roles);
     tcase_add_test(lines, test_hl_comments);
     tcase_add_test(lines, test_hl_comment_lines);
+    tcase_add_test(lines, test_hl_comment_only_lines);
     tcase_add_test(lines, test_hl_continuation);
     tcase_add_test(lines, test_hl_empty);
     tcase_add_test(lines, test_hl_max_spans);

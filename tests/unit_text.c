@@ -291,11 +291,89 @@ START_TEST(test_text_spans)
 }
 END_TEST
 
+/* What text_cut shows: the bytes drawn, where they start, and the marks, as one string:
+   "<" and ">" for the marks, the text between. */
+static const char *cut_shown(const char *line, int first, int width)
+{
+    static char buf[256];
+    struct text_cut cut;
+
+    text_cut(line, first, width, &cut);
+    ck_assert_int_eq(cut.at, cut.left ? 1 : 0);
+    snprintf(buf, sizeof buf, "%s%.*s%s", cut.left ? "<" : "", (int)cut.len, line + cut.start,
+             cut.right ? ">" : "");
+    return buf;
+}
+
+START_TEST(test_text_cut)
+{
+    /* A line that fits is shown whole, blanks after it or not. */
+    ck_assert_str_eq(cut_shown("int a;", 0, 10), "int a;");
+    ck_assert_str_eq(cut_shown("abcde", 0, 5), "abcde");
+    ck_assert_str_eq(cut_shown("abcde      ", 0, 5), "abcde");
+    /* One column wider: the last column of the window is the mark. */
+    ck_assert_str_eq(cut_shown("abcdef", 0, 5), "abcd>");
+    /* Scrolled: the first column is the mark, the column under it is not shown. */
+    ck_assert_str_eq(cut_shown("abcdefghij", 3, 5), "<efg>");
+    ck_assert_str_eq(cut_shown("abcdefghij", 5, 5), "<ghij");
+    /* Only blanks scrolled away: no mark, and no column lost. */
+    ck_assert_str_eq(cut_shown("    x = 1;", 4, 10), "x = 1;");
+    ck_assert_str_eq(cut_shown("    x = 1;", 2, 4), "  x>");
+    /* A line that ends before the window has its mark and nothing else; an empty one has
+       nothing. */
+    ck_assert_str_eq(cut_shown("abc", 10, 5), "<");
+    ck_assert_str_eq(cut_shown("", 10, 5), "");
+    /* A window too narrow for marks cuts without them. */
+    ck_assert_str_eq(cut_shown("abcdef", 2, 1), "c");
+    ck_assert_str_eq(cut_shown("abcdef", 0, 0), "");
+}
+END_TEST
+
+START_TEST(test_text_cut_utf8)
+{
+    /* Columns are characters: × and · are 2 bytes and 1 column each. */
+    static const char line[] = "a×b·c×d";
+    struct text_cut cut;
+
+    text_cut(line, 2, 3, &cut);
+    ck_assert(cut.left && cut.right);
+    ck_assert_uint_eq(cut.start, 4);    /* a, ×, b: column 3 is byte 4 */
+    ck_assert_uint_eq(cut.len, 2);      /* · */
+    ck_assert_str_eq(cut_shown(line, 1, 4), "<b·>");
+    ck_assert_str_eq(cut_shown(line, 0, 6), "a×b·c>");
+    ck_assert_str_eq(cut_shown(line, 2, 5), "<·c×d");
+    ck_assert_str_eq(cut_shown(line, 0, 7), line);
+}
+END_TEST
+
+START_TEST(test_text_width)
+{
+    ck_assert_int_eq(text_width("ab  "), 2);
+    ck_assert_int_eq(text_width("  a×b\t"), 5);
+    ck_assert_int_eq(text_width("   "), 0);
+    ck_assert_int_eq(text_width(""), 0);
+}
+END_TEST
+
+START_TEST(test_text_clamp_offset)
+{
+    ck_assert_int_eq(text_clamp_offset(5, 100, 60), 5);
+    ck_assert_int_eq(text_clamp_offset(40, 100, 60), 40);
+    /* No further than the widest line's end at the window's right edge. */
+    ck_assert_int_eq(text_clamp_offset(48, 100, 60), 40);
+    ck_assert_int_eq(text_clamp_offset(-8, 100, 60), 0);
+    /* Lines narrower than the window do not scroll. */
+    ck_assert_int_eq(text_clamp_offset(8, 50, 60), 0);
+    ck_assert_int_eq(text_clamp_offset(8, 0, 60), 0);
+}
+END_TEST
+
 Suite *text_suite(void)
 {
     Suite *s = suite_create("text");
     TCase *layout = tcase_create("text_layout");
     TCase *print = tcase_create("text_print");
+    TCase *cut = tcase_create("text_cut");
 
     tcase_add_checked_fixture(layout, NULL, teardown);
     tcase_add_test(layout, test_text_wraps);
@@ -316,5 +394,10 @@ Suite *text_suite(void)
     tcase_add_test(print, test_text_print_heading_utf8);
     tcase_add_test(print, test_text_print_heading_emphasis);
     suite_add_tcase(s, print);
+    tcase_add_test(cut, test_text_cut);
+    tcase_add_test(cut, test_text_cut_utf8);
+    tcase_add_test(cut, test_text_width);
+    tcase_add_test(cut, test_text_clamp_offset);
+    suite_add_tcase(s, cut);
     return s;
 }
