@@ -1094,13 +1094,13 @@ static void draw_help_line(int y, int x, int w, const struct help_line *h)
         puts_at(y, x, w, h->heading, crt_attr(ROLE_HEADING));
         return;
     }
-    puts_at(y, x + 1, 13, h->key->keys, crt_attr(ROLE_EMPHASIS));
-    puts_at(y, x + 15, w - 15, h->key->help, A_NORMAL);
+    puts_at(y, x + 1, 12, h->key->keys, crt_attr(ROLE_EMPHASIS));
+    puts_at(y, x + 14, w - 14, h->key->help, A_NORMAL);
 }
 
 static const char *const help_footer[] = {
-    "A speed is shown only after the result was verified against the host reference;",
-    "a failed check shows as \"wrong result\". Bars are medians of every run at this size.",
+    "A speed is shown only after its result was verified against the host",
+    "reference (else \"wrong result\"). Bars: medians of all runs at this size.",
 };
 
 void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scroll)
@@ -1116,8 +1116,11 @@ void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scro
     /* One column when it fits, else two, the second starting at a section. */
     split = n;
     if ((int)n + foot + 3 > rows - 2) {
-        for (split = (n + 1) / 2; split < n && !lines[split].heading; split++)
-            ;
+        /* The section start nearest the middle. */
+        for (size_t i = 1; i < n; i++)
+            if (lines[i].heading && (split == n || (i > n / 2 ? i - n / 2 : n / 2 - i) <
+                                                       (split > n / 2 ? split - n / 2 : n / 2 - split)))
+                split = i;
     }
     body = (int)(split > n - split ? split : n - split);
     r = centred(cols, rows, 78, body + foot + 3);
@@ -1129,7 +1132,7 @@ void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scro
         if (left < split)
             draw_help_line(in.y + row, in.x + 1, split < n ? in.w / 2 - 1 : in.w - 2, &lines[left]);
         if (split < n && right < n)
-            draw_help_line(in.y + row, in.x + in.w / 2 + 1, in.w / 2 - 2, &lines[right]);
+            draw_help_line(in.y + row, in.x + in.w / 2, in.w - in.w / 2 - 1, &lines[right]);
     }
     if (top + body < (int)split)
         scroll_marks(&r, top, (int)split, body);

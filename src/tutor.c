@@ -118,6 +118,7 @@ static void go_to_lesson(struct tutor *t, int index)
         return;
     t->model.lesson = index;
     t->model.scroll[PANE_TEXT] = t->model.scroll[PANE_SOURCE] = t->model.scroll[PANE_LAYOUT] = 0;
+    t->model.hscroll[PANE_TEXT] = t->model.hscroll[PANE_SOURCE] = 0;
     session_set_lesson(t->session, index);
     session_view(t->session, t->view);
     refresh_sources(t);
@@ -474,6 +475,26 @@ static int key_diff(struct tutor *t, int key)
     return KEY_REDRAW;
 }
 
+/* The diff of code lines alone, leaving out comments and blank lines; it shows the diff. */
+static int key_code_only(struct tutor *t, int key)
+{
+    (void)key;
+    t->model.diff_code_only = !(t->model.show_diff && t->model.diff_code_only);
+    if (!t->model.show_diff)
+        key_diff(t, 'c');
+    return KEY_REDRAW;
+}
+
+/* The text and source panes move sideways by 8 columns; the drawing clamps it. */
+static int key_sideways(struct tutor *t, int key)
+{
+    int *h = &t->model.hscroll[t->model.focus];
+
+    *h += key == '>' ? 8 : -8;
+    *h = *h < 0 ? 0 : *h;
+    return KEY_REDRAW;
+}
+
 static int key_pane(struct tutor *t, int key)
 {
     enum pane order[PANE_COUNT] = { PANE_TEXT, PANE_SOURCE, PANE_LAYOUT, PANE_GFLOPS };
@@ -499,7 +520,7 @@ static int key_scroll(struct tutor *t, int key)
     case KEY_DOWN: case 'j': *scroll += 1; break;
     case KEY_PPAGE: *scroll -= page; break;
     case KEY_NPAGE: *scroll += page; break;
-    case KEY_HOME: *scroll = 0; break;
+    case KEY_HOME: *scroll = 0; t->model.hscroll[t->model.focus] = 0; break;
     case KEY_END: *scroll = 1 << 20; break;     /* the drawing clamps it */
     }
     return KEY_REDRAW;
@@ -542,30 +563,32 @@ static int key_quit(struct tutor *t, int key)
 
 /* Every key of the screen: the dispatcher, the key line and the help read this table. */
 static const struct key_binding bindings[] = {
-    { { 'n', KEY_RIGHT, 'p', KEY_LEFT }, key_lesson, "n p, Right Left", "next / previous lesson",
+    { { 'n', KEY_RIGHT, 'p', KEY_LEFT }, key_lesson, "n p, <- ->", "next / previous lesson",
       "n/p", "lesson", 0, "Lessons and sizes" },
     { { '0', '1', '2', '3', '4', '5', '6', '7', '8', '9' }, key_digit, "0-9", "lesson 0 to 9",
       NULL, NULL, 0, NULL },
-    { { 'g' }, key_goto, "g", "go to any lesson (type it)", "g", "go to", 5, NULL },
+    { { 'g' }, key_goto, "g", "go to any lesson", "g", "go to", 5, NULL },
     { { '+', '=', '-', '_' }, key_size_step, "+ -", "larger / smaller size", "+/-", "size", 1, NULL },
-    { { 's' }, key_size_prompt, "s", "type a size: N or MxNxK", "s", "size...", 9, NULL },
-    { { 'd' }, key_device, "d", "choose the OpenCL device", "d", "device", 4, NULL },
+    { { 's' }, key_size_prompt, "s", "type a size: N, MxNxK", "s", "size...", 9, NULL },
+    { { 'd' }, key_device, "d", "choose the device", "d", "device", 4, NULL },
     { { 't' }, key_params, "t", "change the parameters", "t", "param", 2, "Parameters and kernels" },
-    { { 'T' }, key_series, "T", "tune; keep the best (T stops)", "T", "tune", 6, NULL },
-    { { 'r' }, key_reload, "r", "reload the edited kernel", "r", "reload", 7, NULL },
-    { { 'c' }, key_diff, "c", "diff from the previous lesson", "c", "diff", 8, NULL },
-    { { ' ' }, key_pause, "space", "pause / resume measuring", "spc", "pause", 5, "Measuring" },
-    { { 'a' }, key_series, "a", "every lesson, and CLBlast", "a", "all", 2, NULL },
-    { { 'w' }, key_sweep, "w", "sweep sizes (w again hides)", "w", "sweep", 6, NULL },
-    { { 'x' }, key_cancel, "x", "cancel the running series", NULL, NULL, 0, NULL },
-    { { 'v' }, key_scale, "v", "bars: linear, log, speed-up", "v", "scale", 3, NULL },
-    { { 'f' }, key_force, "f", "run a launch refused as slow", NULL, NULL, 0, NULL },
-    { { '\t', KEY_BTAB }, key_pane, "Tab, S-Tab", "next / previous pane", "tab", "pane", 8, "Screen" },
+    { { 'T' }, key_series, "T", "tune, keep the best", "T", "tune", 6, NULL },
+    { { 'r' }, key_reload, "r", "reload edited kernel", "r", "reload", 7, NULL },
+    { { 'c' }, key_diff, "c", "diff, previous lesson", "c", "diff", 8, NULL },
+    { { 'o' }, key_code_only, "o", "diff of code only", NULL, NULL, 0, NULL },
+    { { ' ' }, key_pause, "space", "pause / resume", "spc", "pause", 5, "Measuring" },
+    { { 'a' }, key_series, "a", "every lesson + CLBlast", "a", "all", 2, NULL },
+    { { 'w' }, key_sweep, "w", "sweep sizes (w hides)", "w", "sweep", 6, NULL },
+    { { 'x' }, key_cancel, "x", "cancel the series", NULL, NULL, 0, NULL },
+    { { 'v' }, key_scale, "v", "linear, log, speed-up", "v", "scale", 3, NULL },
+    { { 'f' }, key_force, "f", "run a refused launch", NULL, NULL, 0, NULL },
+    { { '\t', KEY_BTAB }, key_pane, "Tab S-Tab", "next / previous pane", "tab", "pane", 8, "Screen" },
     { { KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END, 'j', 'k' }, key_scroll,
-      "arrows j k", "scroll (PgUp PgDn Home End)", NULL, NULL, 0, NULL },
+      "Up Down j k", "scroll (PgUp PgDn too)", NULL, NULL, 0, NULL },
+    { { '<', '>' }, key_sideways, "< >", "scroll sideways", NULL, NULL, 0, NULL },
     { { 'z' }, key_zoom, "z", "zoom the pane", "z", "zoom", 7, NULL },
     { { '?', 'h', KEY_F(1) }, key_help, "? h F1", "this help", "?", "help", 0, NULL },
-    { { CRT_KEY_ESC }, key_escape, "Esc", "close a window or prompt", NULL, NULL, 0, NULL },
+    { { CRT_KEY_ESC }, key_escape, "Esc", "close window or prompt", NULL, NULL, 0, NULL },
     { { 'q', KEY_F(10) }, key_quit, "q F10", "quit", "q", "quit", 0, NULL },
 };
 
@@ -905,16 +928,24 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     crt_init(!opts->no_color && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
     trace_file = getenv("CLMM_TUTOR_TRACE") ? fopen(getenv("CLMM_TUTOR_TRACE"), "a") : NULL;
     status = run(&t, trace_file);
+    if (!t.view->fatal)
+        save_state(&t);
+    /* The screen stays up, saying what it waits for, while a running launch ends. */
+    session_view(t.session, t.view);
+    if (t.view->busy && !t.layout.too_small) {
+        char text[256];
+        snprintf(text, sizeof text, "quitting: waiting for the running launch to end (%s for %.0f s; at most "
+                 "%.0f s more)", t.view->activity, now_seconds() - t.view->activity_started, STOP_WAIT_S);
+        panes_draw_closing(&t.layout.keys, text);
+        refresh();
+    }
+    stopped = session_stop(t.session, STOP_WAIT_S);
     crt_done();
     release_stderr(&held);
     if (trace_file)
         fclose(trace_file);
-
     if (t.view->fatal)
         fprintf(stderr, "clmm-tutor: %s\n", t.view->fatal_error);
-    else
-        save_state(&t);
-    stopped = session_stop(t.session, STOP_WAIT_S);
     free_sources(&t);
     free(t.view);
     if (!stopped) {
