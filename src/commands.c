@@ -94,8 +94,12 @@ int commands_lesson_params(const struct options *opts, const struct lesson *l, c
     for (size_t i = 0; i < opts->nparams; i++)
         overridden |= lesson_param_index(l, opts->params[i].name) >= 0;
     if (device && !opts->no_tuned && !overridden && tuned_path(path, sizeof path) == 0) {
+        struct tuned_entry found;
         device_describe(device, key, sizeof key);
-        *tuned = tuned_load(path, key, l, ps);
+        /* Near the first --size only: an entry applies near the size it was tuned at. */
+        *tuned = tuned_find(path, key, l, opts->sizes[0], &found) && tuned_near(found.size, opts->sizes[0]);
+        if (*tuned)
+            *ps = found.params;
     }
     for (size_t i = 0; i < opts->nparams; i++) {
         const struct param_override *o = &opts->params[i];
@@ -264,8 +268,11 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
         printf("Not saved: %s holds faster parameters found at this size; finish the search to\n"
                "replace them.\n", saved);
     else if (res.verified > 0)
-        printf("Saved in %s: later runs of lesson %d on this device use these parameters\n"
-               "(--no-tuned or --param for the lesson's defaults).\n", saved, l->number);
+        printf("Saved in %s%s: later runs of lesson %d on this device at\n"
+               "sizes near %lldx%lldx%lld (M, N and K each within a factor of 2) use these parameters\n"
+               "(--no-tuned or --param for the lesson's defaults).\n", saved,
+               res.complete ? "" : " as a partial search", l->number, opts->sizes[0].m, opts->sizes[0].n,
+               opts->sizes[0].k);
     tune_result_free(&res);
     return status;
 }
