@@ -183,7 +183,7 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
                 measure_lesson(&w, l, &ps, &opts->measure, &r);
             else
                 measure_refused(l, &ps, opts->sizes[s], chosen ? &e : &why, &r);
-            r.tuned = origin.source == PARAMS_TUNED;
+            r.origin = origin;
             error_clear(&why);
             report_row(&rep, &r);
             if (r.status != RUN_OK)
