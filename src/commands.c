@@ -12,6 +12,7 @@
 #include "device.h"
 #include "measure.h"
 #include "ocl.h"
+#include "params.h"
 #include "reference.h"
 #include "str.h"
 #include "tune.h"
@@ -81,39 +82,30 @@ static const struct lesson *find_lesson(const struct lesson_set *set, int number
     return l;
 }
 
+/* What choosing a lesson's parameters needs from the command line; path holds the file
+   of tuned parameters (none when neither XDG_DATA_HOME nor HOME is set). */
+static void params_request_init(const struct options *opts, char *path, size_t len, struct params_request *req)
+{
+    req->overrides = opts->params;
+    req->noverrides = opts->nparams;
+    req->no_tuned = opts->no_tuned;
+    req->tuned_path = tuned_path(path, len) == 0 ? path : NULL;
+}
+
 /* See commands.h. */
 int commands_lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
                            struct param_set *ps, bool *tuned)
 {
-    char path[4096], key[600];
+    char path[4096];
+    struct params_request req;
+    struct param_origin origin;
+    struct error e;
 
-    param_set_defaults(l, ps);
-    *tuned = false;
-    bool overridden = false;
-
-    for (size_t i = 0; i < opts->nparams; i++)
-        overridden |= lesson_param_index(l, opts->params[i].name) >= 0;
-    if (device && !opts->no_tuned && !overridden && tuned_path(path, sizeof path) == 0) {
-        device_describe(device, key, sizeof key);
-        *tuned = tuned_load(path, key, l, ps);
-    }
-    for (size_t i = 0; i < opts->nparams; i++) {
-        const struct param_override *o = &opts->params[i];
-        int at = lesson_param_index(l, o->name);
-        if (at < 0)
-            continue;
-        if (!lesson_param_allows(&l->params[at], o->value)) {
-            char allowed[256];
-            struct str s;
-            str_init(&s, allowed, sizeof allowed);
-            for (size_t v = 0; v < l->params[at].nvalues; v++)
-                str_appendf(&s, ", ", "%lld", l->params[at].values[v]);
-            fprintf(stderr, "clmm-tutor: --param %s=%lld: lesson %d allows %s = %s\n", o->name, o->value,
-                    l->number, o->name, allowed);
-            return EXIT_USAGE;
-        }
-        ps->values[at] = o->value;
-    }
+    error_init(&e);
+    params_request_init(opts, path, sizeof path, &req);
+    if (params_choose(&req, l, device, opts->sizes[0], ps, &origin, &e) < 0)
+        return fail(EXIT_USAGE, &e);
+    *tuned = origin.source == PARAMS_TUNED;
     return 0;
 }
 
@@ -158,16 +150,12 @@ static int open_device(const struct options *opts, struct device_list *list, str
 /* Measures the selected lessons at every size; a failing lesson does not stop the others. */
 static int bench(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
 {
-    struct param_set *params = calloc(set->count, sizeof *params);
-    bool *tuned = calloc(set->count, sizeof *tuned);
+    char path[4096];
+    struct params_request req;
     struct report rep;
     int status = EXIT_OK;
 
-    if (!params || !tuned)
-        abort();
-    /* The same parameters at every size: read the tuner's file once per lesson. */
-    for (size_t i = 0; i < set->count; i++)
-        commands_lesson_params(opts, &set->items[i], cl->device, &params[i], &tuned[i]);
+    params_request_init(opts, path, sizeof path, &req);
     report_begin(&rep, stdout, opts->format, cl->device, &opts->measure);
     for (size_t s = 0; s < opts->nsizes; s++) {
         struct workspace w;
@@ -180,15 +168,23 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         ready = workspace_init(&w, cl, opts->sizes[s], opts->measure.seed, &e) == 0;
         for (size_t i = 0; i < set->count; i++) {
             const struct lesson *l = &set->items[i];
+            struct param_set ps;
+            struct param_origin origin;
             struct run_result r;
+            struct error why;
+            bool chosen;
             if (lesson >= 0 && l->number != lesson)
                 continue;
             run_result_init(&r);
-            if (ready)
-                measure_lesson(&w, l, &params[i], &opts->measure, &r);
+            error_init(&why);
+            /* The tuner's parameters depend on the size; --param was checked before. */
+            chosen = params_choose(&req, l, cl->device, opts->sizes[s], &ps, &origin, &why) == 0;
+            if (chosen && ready)
+                measure_lesson(&w, l, &ps, &opts->measure, &r);
             else
-                measure_refused(l, &params[i], opts->sizes[s], &e, &r);
-            r.tuned = tuned[i];
+                measure_refused(l, &ps, opts->sizes[s], chosen ? &e : &why, &r);
+            r.origin = origin;
+            error_clear(&why);
             report_row(&rep, &r);
             if (r.status != RUN_OK)
                 status = EXIT_RUN_FAILED;
@@ -206,8 +202,6 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         report_size_end(&rep);
     }
     report_end(&rep);
-    free(params);
-    free(tuned);
     return status;
 }
 
@@ -264,8 +258,11 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
         printf("Not saved: %s holds faster parameters found at this size; finish the search to\n"
                "replace them.\n", saved);
     else if (res.verified > 0)
-        printf("Saved in %s: later runs of lesson %d on this device use these parameters\n"
-               "(--no-tuned or --param for the lesson's defaults).\n", saved, l->number);
+        printf("Saved in %s%s: later runs of lesson %d on this device at\n"
+               "sizes near %lldx%lldx%lld (M, N and K each within a factor of 2) use these parameters\n"
+               "(--no-tuned or --param for the lesson's defaults).\n", saved,
+               res.complete ? "" : " as a partial search", l->number, opts->sizes[0].m, opts->sizes[0].n,
+               opts->sizes[0].k);
     tune_result_free(&res);
     return status;
 }
@@ -330,11 +327,16 @@ int commands_run(const struct options *opts, commands_screen *screen)
         lesson_set_free(&set);
         return status;
     }
+    /* Every --param value, before anything is measured. */
     for (size_t i = 0; i < set.count && status == 0; i++) {
+        const struct params_request req = { opts->params, opts->nparams, true, NULL };
         struct param_set ps;
-        bool tuned;
-        if (lesson < 0 || set.items[i].number == lesson)
-            status = commands_lesson_params(opts, &set.items[i], NULL, &ps, &tuned);
+        struct param_origin origin;
+        struct error e;
+        error_init(&e);
+        if ((lesson < 0 || set.items[i].number == lesson) &&
+            params_choose(&req, &set.items[i], NULL, opts->sizes[0], &ps, &origin, &e) < 0)
+            status = fail(EXIT_USAGE, &e);
     }
     if (status != 0) {
         lesson_set_free(&set);

@@ -15,10 +15,10 @@ enum exit_status {
     EXIT_ENVIRONMENT = 3,       /* no usable OpenCL device, unreadable or malformed lessons */
 };
 
-/* The lesson's parameters: the tuner's for device (may be NULL) if it saved any, else the
-   defaults; with --param (which the lessons' exercises give against the defaults) or
-   --no-tuned, the defaults with --param over them. Returns 0, or EXIT_USAGE after saying
-   on stderr what was wrong. */
+/* The lesson's parameters on device (may be NULL) at the first --size, as params_choose
+   chooses them from opts; *tuned when they are the tuner's. Returns 0, or EXIT_USAGE after
+   saying on stderr what was wrong. The screen's worker uses it until it calls
+   params_choose at its own size. */
 int commands_lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
                            struct param_set *ps, bool *tuned);
 

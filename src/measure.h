@@ -11,6 +11,7 @@
 #include "lesson.h"
 #include "matrix.h"
 #include "ocl.h"
+#include "params.h"
 #include "stats.h"
 #include "verify.h"
 
@@ -37,7 +38,7 @@ struct run_result {
     int lesson;                 /* -1 for a reference library */
     char title[128];            /* the lesson's short title */
     char params[256];           /* "TS=16 WPT=8", empty without parameters */
-    bool tuned;                 /* the parameters are the tuner's, not the lesson's defaults */
+    struct param_origin origin; /* where the parameters came from: defaults, tuner, --param */
     struct gemm_size size;      /* as asked */
     struct gemm_size run;       /* as launched, after padding */
     enum run_status status;

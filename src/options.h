@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "geometry.h"
+#include "params.h"
 #include "report.h"
 
 #define OPTIONS_MAX_SIZES 16
@@ -17,11 +18,6 @@ enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUN
 
 #define LESSON_ALL (-1)
 #define LESSON_UNSET (-2)
-
-struct param_override {
-    char name[64];
-    long long value;
-};
 
 struct options {
     enum mode mode;

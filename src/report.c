@@ -166,7 +166,8 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
     case FORMAT_CSV:
         fputs("device,lesson,title,params,m,n,k,run_m,run_n,run_k,status,gflops_median,gflops_q1,"
               "gflops_q3,gflops_min,gflops_max,kernel_ms_median,wall_ms,reps,max_error,tolerance,"
-              "verification,estimate_s,batch_gflops,tuned,message\n", out);
+              "verification,estimate_s,batch_gflops,tuned,tuned_m,tuned_n,tuned_k,tuned_partial,"
+              "message\n", out);
         break;
     case FORMAT_JSON:
         fputs("{\n  \"device\": {\"name\": ", out);
@@ -206,12 +207,15 @@ static void note(struct report *rep, const struct run_result *r)
 {
     bool padded = r->status == RUN_OK && memcmp(&r->run, &r->size, sizeof r->size) != 0;
     struct str s;
-    char line[512];
+    char line[512], origin[160];
 
     if (!r->params[0] && !padded)
         return;
+    params_origin_describe(&r->origin, origin, sizeof origin);
     str_init(&s, line, sizeof line);
-    str_appendf(&s, "", "  %3d  %s%s", r->lesson, r->params, r->tuned ? " (tuned)" : "");
+    str_appendf(&s, "", "  %3d  %s", r->lesson, r->params);
+    if (origin[0])
+        str_appendf(&s, "", " (%s)", origin);
     if (padded)
         str_appendf(&s, r->params[0] ? "; " : "", "padded to %lldx%lldx%lld", r->run.m, r->run.n, r->run.k);
     /* The notes of one size; a line that does not fit is left out whole. */
@@ -280,7 +284,11 @@ static void csv_row(struct report *rep, const struct run_result *r)
     fprintf(out, ",%.3g,", r->estimate_s);
     if (r->batch_gflops > 0)
         fprintf(out, "%.6g", r->batch_gflops);
-    fprintf(out, ",%s,", r->tuned ? "yes" : "no");
+    if (r->origin.source == PARAMS_TUNED)
+        fprintf(out, ",yes,%lld,%lld,%lld,%s,", r->origin.tuned.size.m, r->origin.tuned.size.n,
+                r->origin.tuned.size.k, r->origin.tuned.complete ? "no" : "yes");
+    else
+        fputs(",no,,,,,", out);
     csv_string(out, r->status == RUN_OK ? "" : r->error.msg);
     fputc('\n', out);
 }
@@ -293,7 +301,11 @@ static void json_row(struct report *rep, const struct run_result *r)
     json_string(out, r->title);
     fputs(", \"params\": ", out);
     json_string(out, r->params);
-    fprintf(out, ", \"tuned\": %s", r->tuned ? "true" : "false");
+    fprintf(out, ", \"tuned\": %s", r->origin.source == PARAMS_TUNED ? "true" : "false");
+    if (r->origin.source == PARAMS_TUNED)
+        fprintf(out, ", \"tuned_m\": %lld, \"tuned_n\": %lld, \"tuned_k\": %lld, \"tuned_partial\": %s",
+                r->origin.tuned.size.m, r->origin.tuned.size.n, r->origin.tuned.size.k,
+                r->origin.tuned.complete ? "false" : "true");
     fprintf(out, ", \"m\": %lld, \"n\": %lld, \"k\": %lld, \"run_m\": %lld, \"run_n\": %lld, \"run_k\": %lld, "
                  "\"status\": \"%s\"",
             r->size.m, r->size.n, r->size.k, r->run.m, r->run.n, r->run.k, run_status_name(r->status));

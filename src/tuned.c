@@ -1,12 +1,18 @@
 /* tuned.c: reading and rewriting the file of tuned parameters.
 
-   One line per device and lesson, fields separated by tabs:
-     lesson  device  parameters ("TS=32 WPT=8")  GFLOPS  size (MxNxK)  date
-   Lines that do not parse are kept as they are when the file is rewritten. */
+   One line per device, lesson and size, fields separated by tabs:
+     lesson  device  parameters ("TS=32 WPT=8")  GFLOPS  size (MxNxK)  date  search
+   where search is "complete" (every configuration measured) or "partial" (stopped by a
+   limit or cancelled). Lines written before the search field existed end at the date:
+   whether their search was complete was not recorded, and they count as complete (they
+   are not marked partial). Lines that do not parse are kept as they are when the file
+   is rewritten, and ignored otherwise. */
 #include "tuned.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +27,28 @@
 int tuned_path(char *buf, size_t len)
 {
     return files_data_path("tuned", buf, len);
+}
+
+bool tuned_near(struct gemm_size tuned, struct gemm_size size)
+{
+    const long long t[3] = { tuned.m, tuned.n, tuned.k }, s[3] = { size.m, size.n, size.k };
+
+    for (int i = 0; i < 3; i++)
+        if (s[i] > 2 * t[i] || t[i] > 2 * s[i])
+            return false;
+    return true;
+}
+
+/* The sum over M, N and K of the logarithm of the larger over the smaller side. */
+static double size_distance(struct gemm_size a, struct gemm_size b)
+{
+    const double x[3] = { (double)a.m, (double)a.n, (double)a.k };
+    const double y[3] = { (double)b.m, (double)b.n, (double)b.k };
+    double d = 0.0;
+
+    for (int i = 0; i < 3; i++)
+        d += x[i] > y[i] ? log(x[i] / y[i]) : log(y[i] / x[i]);
+    return d;
 }
 
 /* Splits a line into its tab-separated fields, in place. */
@@ -39,16 +67,66 @@ static size_t split_tabs(char *line, char **fields, size_t most)
     return n;
 }
 
-/* Splits line (in place) into its fields: how many, when it is the entry of device and
-   lesson; 0 for any other line. */
-static size_t entry_of(char *line, const char *device, int lesson, char **field)
+/* "MxNxK", each side a positive decimal number. */
+static bool parse_size(const char *text, struct gemm_size *size)
 {
-    size_t count = split_tabs(line, field, 6);
-    long long n;
+    long long side[3];
 
-    if (count >= 2 && str_to_ll(field[0], &n) == 0 && n == lesson && strcmp(field[1], device) == 0)
-        return count;
-    return 0;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        if (!isdigit((unsigned char)*text))
+            return false;
+        side[i] = strtoll(text, &end, 10);
+        if (side[i] <= 0 || *end != (i < 2 ? 'x' : '\0'))
+            return false;
+        text = end + 1;
+    }
+    *size = (struct gemm_size){ side[0], side[1], side[2] };
+    return true;
+}
+
+/* One line of the file, its text fields pointing into the line. */
+struct line_entry {
+    long long lesson;
+    const char *device;
+    const char *params;
+    double gflops;
+    struct gemm_size size;
+    bool complete;
+};
+
+/* Splits line (in place) into le: false when it is not an entry. */
+static bool parse_line(char *line, struct line_entry *le)
+{
+    char *field[7], *end;
+    size_t count = split_tabs(line, field, 7);
+
+    if (count < 6 || str_to_ll(field[0], &le->lesson) < 0 || !parse_size(field[4], &le->size))
+        return false;
+    le->device = field[1];
+    le->params = field[2];
+    le->gflops = strtod(field[3], &end);
+    if (end == field[3] || *end)
+        return false;
+    if (count == 6)
+        le->complete = true;    /* written before the search field existed */
+    else if (strcmp(field[6], "complete") == 0 || strcmp(field[6], "partial") == 0)
+        le->complete = field[6][0] == 'c';
+    else
+        return false;
+    return true;
+}
+
+/* Whether line is the entry of device and lesson at size; its GFLOPS into *gflops. */
+static bool same_entry(char *line, const char *device, int lesson, struct gemm_size size, double *gflops)
+{
+    struct line_entry le;
+
+    if (!parse_line(line, &le) || le.lesson != lesson || strcmp(le.device, device) != 0 ||
+        memcmp(&le.size, &size, sizeof size) != 0)
+        return false;
+    *gflops = le.gflops;
+    return true;
 }
 
 /* Applies "NAME=V NAME=V" to ps; false if a name is unknown or a value not allowed. */
@@ -74,58 +152,76 @@ static bool apply_params(const struct lesson *l, const char *text, struct param_
     return true;
 }
 
-bool tuned_load(const char *path, const char *device, const struct lesson *l, struct param_set *ps)
+bool tuned_find(const char *path, const char *device, const struct lesson *l, struct gemm_size size,
+                struct tuned_entry *found)
 {
     FILE *f = fopen(path, "r");
     char *line = NULL;
     size_t cap = 0;
-    bool found = false;
+    bool have = false, best_near = false;
+    double best_distance = 0.0;
 
     if (!f)
         return false;
-    while (!found && getline(&line, &cap, f) > 0) {
-        char *field[6];
-        if (entry_of(line, device, l->number, field) >= 3)
-            found = apply_params(l, field[2], ps);
+    while (getline(&line, &cap, f) > 0) {
+        struct line_entry le;
+        struct tuned_entry t;
+        bool near;
+        double distance;
+
+        if (!parse_line(line, &le) || le.lesson != l->number || strcmp(le.device, device) != 0)
+            continue;
+        param_set_defaults(l, &t.params);
+        if (!apply_params(l, le.params, &t.params))
+            continue;
+        t.gflops = le.gflops;
+        t.size = le.size;
+        t.complete = le.complete;
+        near = tuned_near(t.size, size);
+        distance = size_distance(t.size, size);
+        /* A near entry before any other, then the least distant; of equals, the later line:
+           a save puts its entry last. */
+        if (!have || (near && !best_near) || (near == best_near && distance <= best_distance)) {
+            *found = t;
+            have = true;
+            best_near = near;
+            best_distance = distance;
+        }
     }
     free(line);
     fclose(f);
-    return found;
+    return have;
 }
 
-/* The GFLOPS and size of the entry for device and lesson in the open file f, if any. */
-static bool find_entry(FILE *f, const char *device, int lesson, double *gflops, char *size, size_t len)
+/* The GFLOPS of the entry of device and lesson at size in the open file f, if any. */
+static bool find_entry(FILE *f, const char *device, int lesson, struct gemm_size size, double *gflops)
 {
     char *line = NULL;
     size_t cap = 0;
     bool found = false;
 
     rewind(f);
-    while (!found && getline(&line, &cap, f) > 0) {
-        char *field[6];
-        if (entry_of(line, device, lesson, field) >= 5) {
-            *gflops = strtod(field[3], NULL);
-            snprintf(size, len, "%s", field[4]);
-            found = true;
-        }
-    }
+    while (!found && getline(&line, &cap, f) > 0)
+        found = same_entry(line, device, lesson, size, gflops);
     free(line);
     return found;
 }
 
-/* Copies every line of in but the entry of device and lesson to out. */
-static int copy_others(FILE *in, FILE *out, const char *device, int lesson)
+/* Copies every line of in but the entry of device and lesson at size to out. */
+static int copy_others(FILE *in, FILE *out, const char *device, int lesson, struct gemm_size size)
 {
     char *line = NULL, *copy = NULL;
     size_t cap = 0;
     ssize_t n;
+    double gflops;
 
     rewind(in);
     while ((n = getline(&line, &cap, in)) > 0) {
-        char *field[6];
         free(copy);
         copy = strdup(line);
-        if (entry_of(copy, device, lesson, field) > 0)
+        if (!copy)
+            abort();
+        if (same_entry(copy, device, lesson, size, &gflops))
             continue;   /* the entry being replaced */
         fputs(line, out);
         if (line[n - 1] != '\n')
@@ -142,7 +238,8 @@ struct new_entry {
     const struct lesson *lesson;
     const struct param_set *params;
     double gflops;
-    const char *size;
+    struct gemm_size size;
+    bool complete;
 };
 
 static int write_entries(FILE *out, void *ctx)
@@ -151,19 +248,20 @@ static int write_entries(FILE *out, void *ctx)
     char params[512], date[32];
     time_t now = time(NULL);
 
-    if (n->in && copy_others(n->in, out, n->device, n->lesson->number) < 0)
+    if (n->in && copy_others(n->in, out, n->device, n->lesson->number, n->size) < 0)
         return -1;
     param_set_format(n->lesson, n->params, params, sizeof params);
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
-    return fprintf(out, "%d\t%s\t%s\t%.1f\t%s\t%s\n", n->lesson->number, n->device, params, n->gflops,
-                   n->size, date) < 0 ? -1 : 0;
+    return fprintf(out, "%d\t%s\t%s\t%.1f\t%lldx%lldx%lld\t%s\t%s\n", n->lesson->number, n->device, params,
+                   n->gflops, n->size.m, n->size.n, n->size.k, date,
+                   n->complete ? "complete" : "partial") < 0 ? -1 : 0;
 }
 
 int tuned_save(const char *path, const char *device, const struct lesson *l, const struct param_set *ps,
                double gflops, struct gemm_size size, bool complete, bool *kept, struct error *e)
 {
-    char lock_path[4200], old_size[64], new_size[64];
-    struct new_entry entry = { NULL, device, l, ps, gflops, new_size };
+    char lock_path[4200];
+    struct new_entry entry = { NULL, device, l, ps, gflops, size, complete };
     double old_gflops;
     int lock, rc = -1;
 
@@ -184,11 +282,9 @@ int tuned_save(const char *path, const char *device, const struct lesson *l, con
         error_set(e, "cannot read %s: %s", path, strerror(errno));
         goto done;
     }
-    snprintf(new_size, sizeof new_size, "%lldx%lldx%lld", size.m, size.n, size.k);
     /* A search stopped early does not replace a faster result found at the same size. */
-    if (entry.in && !complete &&
-        find_entry(entry.in, device, l->number, &old_gflops, old_size, sizeof old_size) &&
-        strcmp(old_size, new_size) == 0 && old_gflops > gflops) {
+    if (entry.in && !complete && find_entry(entry.in, device, l->number, size, &old_gflops) &&
+        old_gflops > gflops) {
         *kept = true;
         rc = 0;
         goto done;

@@ -1,5 +1,5 @@
-/* tuned.h: the best parameters found by the tuner, per device and lesson, kept in a small
-   file under the XDG data directory so that later runs use them. */
+/* tuned.h: the best parameters found by the tuner, per device, lesson and size, kept in a
+   small file under the XDG data directory so that later runs at a similar size use them. */
 #ifndef CLMM_TUNED_H
 #define CLMM_TUNED_H
 
@@ -10,17 +10,35 @@
 #include "geometry.h"
 #include "lesson.h"
 
+/* One saved result of the tuner. */
+struct tuned_entry {
+    struct param_set params;    /* the lesson's defaults with the saved values over them */
+    double gflops;              /* of the best configuration, as the search measured it */
+    struct gemm_size size;      /* the size the search measured at */
+    bool complete;              /* every configuration was measured; false when the search was
+                                   stopped by --max-configs, --time-limit or a cancel */
+};
+
 /* $XDG_DATA_HOME/clmm-tutor/tuned, or ~/.local/share/clmm-tutor/tuned. Returns -1 when
    neither XDG_DATA_HOME nor HOME is set. */
 int tuned_path(char *buf, size_t len);
 
-/* The saved parameters of lesson l on device into ps (which holds the defaults or
-   anything else before): true when an entry exists and every value is still allowed. */
-bool tuned_load(const char *path, const char *device, const struct lesson *l, struct param_set *ps);
+/* Whether parameters tuned at size tuned are used at size: each of M, N and K at least
+   half and at most twice the tuned one. */
+bool tuned_near(struct gemm_size tuned, struct gemm_size size);
 
-/* Records ps as the best of lesson l on device, replacing an older entry, by writing a new
-   file and renaming it over the old one, under a lock. An incomplete search does not
-   replace a faster entry found at the same size: then *kept is set. */
+/* The saved entry of lesson l on device that suits size best, into *found: one near it
+   (tuned_near) before any other, then the least distant (the sum over M, N and K of the
+   absolute logarithm of their ratios), then the one saved last. Entries whose values the
+   lesson no longer allows are ignored. True when there is one, near or not: the caller
+   applies it only when tuned_near(found->size, size). */
+bool tuned_find(const char *path, const char *device, const struct lesson *l, struct gemm_size size,
+                struct tuned_entry *found);
+
+/* Records ps as the best of lesson l on device at size, replacing an older entry of the
+   same size (entries of other sizes stay), by writing a new file and renaming it over
+   the old one, under a lock. An incomplete search does not replace a faster entry found
+   at the same size: then *kept is set. */
 int tuned_save(const char *path, const char *device, const struct lesson *l, const struct param_set *ps,
                double gflops, struct gemm_size size, bool complete, bool *kept, struct error *e);
 

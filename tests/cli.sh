@@ -170,8 +170,22 @@ else
         env XDG_DATA_HOME="$tmp/data-other" \
         "$tutor" --tune --lesson 6 --size 64 --reps 1 --max-configs 1 --lessons "$tmp/lessons6"
     [ -s "$XDG_DATA_HOME/clmm-tutor/tuned" ] || not_ok "--tune saves the best parameters"
-    expect "later runs use the tuned parameters" 0 "6  $best \(tuned\)" \
+    expect "later runs use the tuned parameters, marked with their size" 0 "6  $best \(tuned at 64x64x64\)$" \
         "$tutor" --bench --lesson 6 --size 64 --reps 1 --no-reference
+    # A search stopped by --max-configs is saved as partial, for sizes near its own only.
+    partial="env XDG_DATA_HOME=$tmp/data-partial XDG_STATE_HOME=$tmp/state-partial"
+    expect "a stopped search is saved as partial" 0 "Saved in .* as a partial search" \
+        $partial "$tutor" --tune --lesson 6 --size 32 --reps 1 --max-configs 1
+    expect "the bench marks a partial search's parameters" 0 "6  TS=32 WPT=8 \(tuned at 32x32x32, partial search\)$" \
+        $partial "$tutor" --bench --lesson 6 --size 32,128 --reps 1 --no-reference
+    grep -q "6  TS=32 WPT=8 (defaults; tuned at 32x32x32, not applied at 128x128x128)$" "$tmp/out" ||
+        not_ok "tuned parameters are not applied at a size 4 times larger, and the table says so"
+    expect "csv: the tuned size and a partial search" 0 '^[^,]*,6,.*,32,32,32,.*,yes,32,32,32,yes,"' \
+        $partial "$tutor" --bench --lesson 6 --size 32,128 --reps 1 --no-reference --format csv
+    grep -Eq '^[^,]*,6,.*,128,128,128,.*,no,,,,,"' "$tmp/out" || not_ok "csv: not tuned at a far size"
+    expect "json: the tuned size and a partial search" 0 \
+        '"tuned": true, "tuned_m": 32, "tuned_n": 32, "tuned_k": 32, "tuned_partial": true, "m": 32' \
+        $partial "$tutor" --bench --lesson 6 --size 32 --reps 1 --no-reference --format json
     expect "--no-tuned uses the defaults" 0 "6  TS=32 WPT=8$" \
         "$tutor" --bench --lesson 6 --size 64 --reps 1 --no-reference --no-tuned
     expect "--param starts from the defaults, not the tuned values" 0 "6  TS=32 WPT=4$" \

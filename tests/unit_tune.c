@@ -93,22 +93,43 @@ START_TEST(test_tuned_path)
 }
 END_TEST
 
-/* Saved per device and lesson; a new save replaces the entry and keeps the others. */
+static int count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int lines = 0;
+
+    ck_assert_ptr_nonnull(f);
+    while (fgets(line, sizeof line, f))
+        lines++;
+    fclose(f);
+    return lines;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Saved per device, lesson and size; a new save replaces the entry of its size and keeps
+   the others. */
 START_TEST(test_tuned_round_trip)
 {
     char path[128], command[256];
-    struct param_set ps, got;
+    struct param_set ps;
+    struct tuned_entry got;
     struct error e;
     const struct gemm_size s = { 4096, 4096, 4096 };
     bool kept;
-    FILE *f;
-    char line[256];
-    int lines = 0;
 
     error_init(&e);
     snprintf(path, sizeof path, "%s/sub/dir/tuned", dir);
     param_set_defaults(&tiles, &ps);
-    ck_assert(!tuned_load(path, "gpu", &tiles, &ps));    /* no file yet */
+    ck_assert(!tuned_find(path, "gpu", &tiles, s, &got));    /* no file yet */
     ps.values[0] = 32;
     ps.values[1] = 8;
     ck_assert_msg(tuned_save(path, "gpu", &tiles, &ps, 1234.5, s, true, &kept, &e) == 0, "%s", e.msg);
@@ -116,35 +137,66 @@ START_TEST(test_tuned_round_trip)
     ps.values[0] = 8;
     ck_assert_msg(tuned_save(path, "cpu", &tiles, &ps, 12.5, s, true, &kept, &e) == 0, "%s", e.msg);
     ps.values[0] = 16;
-    ck_assert_msg(tuned_save(path, "gpu", &tiles, &ps, 1300.0, s, true, &kept, &e) == 0, "%s", e.msg);
+    ck_assert_msg(tuned_save(path, "gpu", &tiles, &ps, 1300.0, s, false, &kept, &e) == 0, "%s", e.msg);
 
-    param_set_defaults(&tiles, &got);
-    ck_assert(tuned_load(path, "gpu", &tiles, &got));
-    ck_assert_int_eq(got.values[0], 16);
-    ck_assert_int_eq(got.values[1], 8);
-    param_set_defaults(&tiles, &got);
-    ck_assert(tuned_load(path, "cpu", &tiles, &got));
-    ck_assert_int_eq(got.values[0], 8);
-    ck_assert(!tuned_load(path, "other", &tiles, &got));
+    ck_assert(tuned_find(path, "gpu", &tiles, s, &got));
+    ck_assert_int_eq(got.params.values[0], 16);
+    ck_assert_int_eq(got.params.values[1], 8);
+    ck_assert(got.gflops == 1300.0);
+    ck_assert(got.size.m == 4096 && got.size.n == 4096 && got.size.k == 4096);
+    ck_assert(!got.complete);
+    ck_assert(tuned_find(path, "cpu", &tiles, s, &got));
+    ck_assert_int_eq(got.params.values[0], 8);
+    ck_assert(got.complete);
+    ck_assert(!tuned_find(path, "other", &tiles, s, &got));
 
-    f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    while (fgets(line, sizeof line, f))
-        lines++;
-    fclose(f);
-    ck_assert_int_eq(lines, 2);
+    ck_assert_int_eq(count_lines(path), 2);
     /* Written by rename: beside it only the file and its lock, no temporary file. */
     snprintf(command, sizeof command, "test $(ls '%s/sub/dir' | wc -l) -eq 2", dir);
     ck_assert_int_eq(system(command), 0);
 }
 END_TEST
 
+/* Tuning at 512 and at 4096 keeps both; each size gets its own. */
+START_TEST(test_tuned_sizes)
+{
+    char path[128];
+    struct param_set ps;
+    struct tuned_entry got;
+    struct error e;
+    const struct gemm_size small = { 512, 512, 512 }, large = { 4096, 4096, 4096 };
+    bool kept;
+
+    error_init(&e);
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    param_set_defaults(&tiles, &ps);
+    ps.values[0] = 8;
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 100.0, small, true, &kept, &e) == 0);
+    ps.values[0] = 32;
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 900.0, large, true, &kept, &e) == 0);
+    ck_assert_int_eq(count_lines(path), 2);
+    ck_assert(tuned_find(path, "gpu", &tiles, small, &got));
+    ck_assert_int_eq(got.params.values[0], 8);
+    ck_assert(tuned_find(path, "gpu", &tiles, large, &got));
+    ck_assert_int_eq(got.params.values[0], 32);
+    /* Again at 512: that entry alone is replaced. */
+    ps.values[0] = 16;
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 120.0, small, true, &kept, &e) == 0);
+    ck_assert_int_eq(count_lines(path), 2);
+    ck_assert(tuned_find(path, "gpu", &tiles, small, &got));
+    ck_assert_int_eq(got.params.values[0], 16);
+    ck_assert(tuned_find(path, "gpu", &tiles, large, &got));
+    ck_assert_int_eq(got.params.values[0], 32);
+}
+END_TEST
+
 /* A search stopped early does not replace a faster entry found at the same size; a
-   complete one, or one at another size, does. */
+   complete one does; one at another size is added beside it. */
 START_TEST(test_tuned_kept)
 {
     char path[128];
-    struct param_set ps, got;
+    struct param_set ps;
+    struct tuned_entry got;
     struct error e;
     const struct gemm_size s = { 1024, 1024, 1024 }, other = { 2048, 2048, 2048 };
     bool kept;
@@ -157,18 +209,168 @@ START_TEST(test_tuned_kept)
     ps.values[0] = 8;
     ck_assert(tuned_save(path, "gpu", &tiles, &ps, 400.0, s, false, &kept, &e) == 0);
     ck_assert(kept);
-    param_set_defaults(&tiles, &got);
-    ck_assert(tuned_load(path, "gpu", &tiles, &got));
-    ck_assert_int_eq(got.values[0], 32);
+    ck_assert(tuned_find(path, "gpu", &tiles, s, &got));
+    ck_assert_int_eq(got.params.values[0], 32);
+    ck_assert(got.complete);
     ck_assert(tuned_save(path, "gpu", &tiles, &ps, 400.0, s, true, &kept, &e) == 0);
     ck_assert(!kept);
-    ck_assert(tuned_load(path, "gpu", &tiles, &got));
-    ck_assert_int_eq(got.values[0], 8);
+    ck_assert(tuned_find(path, "gpu", &tiles, s, &got));
+    ck_assert_int_eq(got.params.values[0], 8);
     ps.values[0] = 16;
     ck_assert(tuned_save(path, "gpu", &tiles, &ps, 100.0, other, false, &kept, &e) == 0);
     ck_assert(!kept);
-    ck_assert(tuned_load(path, "gpu", &tiles, &got));
-    ck_assert_int_eq(got.values[0], 16);
+    ck_assert(tuned_find(path, "gpu", &tiles, other, &got));
+    ck_assert_int_eq(got.params.values[0], 16);
+    ck_assert(!got.complete);
+    ck_assert(tuned_find(path, "gpu", &tiles, s, &got));
+    ck_assert_int_eq(got.params.values[0], 8);
+}
+END_TEST
+
+/* Lines of the earlier format (no search field) count as complete; "partial" is read;
+   a line whose fields do not parse is not an entry. */
+START_TEST(test_tuned_formats)
+{
+    char path[128];
+    struct tuned_entry got;
+    const struct gemm_size s = { 64, 64, 64 };
+
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    write_file(path, "6\told\tTS=8 WPT=2\t12.5\t64x64x64\t2026-01-01\n"
+                     "6\tnew\tTS=32 WPT=1\t13.5\t64x64x64\t2026-01-02\tpartial\n"
+                     "6\tnew2\tTS=32 WPT=2\t14.5\t64x64x64\t2026-01-02\tcomplete\n"
+                     "6\tbad\tTS=32 WPT=1\t13.5\t64x64x64\t2026-01-02\tmaybe\n"
+                     "6\tbad\tTS=8 WPT=1\tfast\t64x64x64\t2026-01-02\n"
+                     "6\tbad\tTS=8 WPT=1\t1.0\t64x64\t2026-01-02\n"
+                     "6\tbad\tTS=8 WPT=1\t1.0\t64x64x64\n");
+    ck_assert(tuned_find(path, "old", &tiles, s, &got));
+    ck_assert_int_eq(got.params.values[0], 8);
+    ck_assert_int_eq(got.params.values[1], 2);
+    ck_assert(got.gflops == 12.5);
+    ck_assert(got.size.m == 64 && got.size.n == 64 && got.size.k == 64);
+    ck_assert(got.complete);
+    ck_assert(tuned_find(path, "new", &tiles, s, &got));
+    ck_assert_int_eq(got.params.values[1], 1);
+    ck_assert(!got.complete);
+    ck_assert(tuned_find(path, "new2", &tiles, s, &got));
+    ck_assert(got.complete);
+    ck_assert(!tuned_find(path, "bad", &tiles, s, &got));
+}
+END_TEST
+
+/* Near: each of M, N and K at least half and at most twice the tuned one. */
+START_TEST(test_tuned_near)
+{
+    const struct gemm_size t = { 1024, 512, 256 };
+
+    ck_assert(tuned_near(t, t));
+    ck_assert(tuned_near(t, (struct gemm_size){ 512, 1024, 512 }));
+    ck_assert(tuned_near(t, (struct gemm_size){ 2048, 256, 128 }));
+    ck_assert(!tuned_near(t, (struct gemm_size){ 2049, 512, 256 }));
+    ck_assert(!tuned_near(t, (struct gemm_size){ 1024, 255, 256 }));
+    ck_assert(!tuned_near(t, (struct gemm_size){ 1024, 512, 1024 }));
+    ck_assert(!tuned_near(t, (struct gemm_size){ 4096, 4096, 4096 }));
+}
+END_TEST
+
+/* The nearest entry by the logarithms of the sides; a near one before a less distant one
+   that is not near; of two equally near, the one saved last. */
+START_TEST(test_tuned_nearest)
+{
+    char path[128];
+    struct tuned_entry got;
+
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    write_file(path, "6\tgpu\tTS=8 WPT=1\t1.0\t256x256x256\t2026-01-01\tcomplete\n"
+                     "6\tgpu\tTS=16 WPT=1\t1.0\t1024x1024x1024\t2026-01-01\tcomplete\n"
+                     "6\tgpu\tTS=32 WPT=1\t1.0\t4096x4096x4096\t2026-01-01\tpartial\n"
+                     "6\tgpu\tTS=8 WPT=2\t1.0\t1000x1000x2100\t2026-01-01\tcomplete\n"
+                     "6\tgpu\tTS=8 WPT=4\t1.0\t1900x1900x1900\t2026-01-01\tcomplete\n");
+    ck_assert(tuned_find(path, "gpu", &tiles, (struct gemm_size){ 300, 300, 300 }, &got));
+    ck_assert_int_eq(got.params.values[0], 8);
+    ck_assert_int_eq(got.params.values[1], 1);
+    ck_assert(tuned_find(path, "gpu", &tiles, (struct gemm_size){ 700, 700, 700 }, &got));
+    ck_assert_int_eq(got.params.values[0], 16);
+    ck_assert(tuned_find(path, "gpu", &tiles, (struct gemm_size){ 3000, 3000, 3000 }, &got));
+    ck_assert_int_eq(got.params.values[0], 32);
+    /* 2048: 1024 and 4096 are as near, 1900 nearer. */
+    ck_assert(tuned_find(path, "gpu", &tiles, (struct gemm_size){ 2048, 2048, 2048 }, &got));
+    ck_assert_int_eq(got.params.values[1], 4);
+    ck_assert(tuned_find(path, "gpu", &tiles, (struct gemm_size){ 1000, 1000, 1000 }, &got));
+    ck_assert_int_eq(got.params.values[0], 16);
+    /* 1000x1000x5000: none near; the least distant is given, and not near. */
+    ck_assert(tuned_find(path, "gpu", &tiles, (struct gemm_size){ 1000, 1000, 5000 }, &got));
+    ck_assert_int_eq(got.params.values[1], 2);
+    ck_assert(!tuned_near(got.size, (struct gemm_size){ 1000, 1000, 5000 }));
+    /* 1000x1000x1000 without 1024: 1000x1000x2100 is less distant than 1900x1900x1900 but
+       not near. */
+    write_file(path, "6\tgpu\tTS=8 WPT=2\t1.0\t1000x1000x2100\t2026-01-01\tcomplete\n"
+                     "6\tgpu\tTS=8 WPT=4\t1.0\t1900x1900x1900\t2026-01-01\tcomplete\n");
+    ck_assert(tuned_find(path, "gpu", &tiles, (struct gemm_size){ 1000, 1000, 1000 }, &got));
+    ck_assert_int_eq(got.params.values[1], 4);
+}
+END_TEST
+
+/* Of equally near entries, the one saved last; a save puts its entry last. */
+START_TEST(test_tuned_tie)
+{
+    char path[128];
+    struct param_set ps;
+    struct tuned_entry got;
+    struct error e;
+    const struct gemm_size s512 = { 512, 512, 512 }, s2048 = { 2048, 2048, 2048 }, s1024 = { 1024, 1024, 1024 };
+    bool kept;
+
+    error_init(&e);
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    param_set_defaults(&tiles, &ps);
+    ps.values[0] = 8;
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 1.0, s512, true, &kept, &e) == 0);
+    ps.values[0] = 32;
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 1.0, s2048, true, &kept, &e) == 0);
+    ck_assert(tuned_find(path, "gpu", &tiles, s1024, &got));
+    ck_assert_int_eq(got.params.values[0], 32);
+    ps.values[0] = 16;
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 1.0, s512, true, &kept, &e) == 0);
+    ck_assert(tuned_find(path, "gpu", &tiles, s1024, &got));
+    ck_assert_int_eq(got.params.values[0], 16);
+}
+END_TEST
+
+/* Lines that are not entries, and entries of other devices, lessons and sizes, are kept
+   as they are when the file is rewritten. */
+START_TEST(test_tuned_keeps_other_lines)
+{
+    static const char kept_lines[] =
+        "not a line of this file\n"
+        "6\tgpu\tTS=8 WPT=1\t1.0\t64x64x64\t2026-01-02\tmaybe\n"
+        "6\tgpu\tTS=16 WPT=1\t7.0\t128x128x128\t2026-01-01\n"
+        "6\tcpu\tTS=8 WPT=1\t3.0\t64x64x64\t2026-01-01\n"
+        "5\tgpu\tTS=8\t3.0\t64x64x64\t2026-01-01\tpartial\n";
+    static const char new_entry[] = "6\tgpu\tTS=16 WPT=4\t5.0\t64x64x64\t";
+    char path[128], text[2048];
+    struct param_set ps;
+    struct error e;
+    FILE *f;
+    size_t n;
+    bool kept;
+
+    error_init(&e);
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    snprintf(text, sizeof text, "%s6\tgpu\tTS=8 WPT=1\t2.0\t64x64x64\t2026-01-01\n", kept_lines);
+    write_file(path, text);
+    param_set_defaults(&tiles, &ps);
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 5.0, (struct gemm_size){ 64, 64, 64 }, false, &kept, &e) == 0);
+    ck_assert(!kept);
+    f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    ck_assert_int_eq(strncmp(text, kept_lines, strlen(kept_lines)), 0);
+    ck_assert_msg(strncmp(text + strlen(kept_lines), new_entry, strlen(new_entry)) == 0, "%s", text);
+    ck_assert_str_eq(text + n - strlen("\tpartial\n"), "\tpartial\n");
+    ck_assert_int_eq(count_lines(path), 6);
 }
 END_TEST
 
@@ -176,21 +378,15 @@ END_TEST
 START_TEST(test_tuned_stale_entry)
 {
     char path[128];
-    struct param_set ps;
-    FILE *f;
+    struct tuned_entry got;
+    const struct gemm_size s = { 64, 64, 64 };
 
     snprintf(path, sizeof path, "%s/tuned", dir);
-    f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs("6\tgpu\tTS=64 WPT=8\t1.0\t64x64x64\t2026-01-01\n", f);
-    fputs("6\tcpu\tTS=8 NOPE=1\t1.0\t64x64x64\t2026-01-01\n", f);
-    fputs("not a line of this file\n", f);
-    fclose(f);
-    param_set_defaults(&tiles, &ps);
-    ck_assert(!tuned_load(path, "gpu", &tiles, &ps));
-    ck_assert(!tuned_load(path, "cpu", &tiles, &ps));
-    ck_assert_int_eq(ps.values[0], 16);     /* left at the defaults */
-    ck_assert_int_eq(ps.values[1], 4);
+    write_file(path, "6\tgpu\tTS=64 WPT=8\t1.0\t64x64x64\t2026-01-01\n"
+                     "6\tcpu\tTS=8 NOPE=1\t1.0\t64x64x64\t2026-01-01\n"
+                     "not a line of this file\n");
+    ck_assert(!tuned_find(path, "gpu", &tiles, s, &got));
+    ck_assert(!tuned_find(path, "cpu", &tiles, s, &got));
 }
 END_TEST
 
@@ -204,7 +400,13 @@ Suite *tune_suite(void)
     tcase_add_test(tc, test_tune_log_path);
     tcase_add_test(tc, test_tuned_path);
     tcase_add_test(tc, test_tuned_round_trip);
+    tcase_add_test(tc, test_tuned_sizes);
     tcase_add_test(tc, test_tuned_kept);
+    tcase_add_test(tc, test_tuned_formats);
+    tcase_add_test(tc, test_tuned_near);
+    tcase_add_test(tc, test_tuned_nearest);
+    tcase_add_test(tc, test_tuned_tie);
+    tcase_add_test(tc, test_tuned_keeps_other_lines);
     tcase_add_test(tc, test_tuned_stale_entry);
     suite_add_tcase(s, tc);
     return s;

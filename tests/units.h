@@ -15,6 +15,7 @@ Suite *text_suite(void);
 Suite *options_suite(void);
 Suite *str_suite(void);
 Suite *tune_suite(void);
+Suite *params_suite(void);
 Suite *layout_suite(void);
 Suite *state_suite(void);
 Suite *chart_suite(void);

@@ -1,0 +1,60 @@
+/* params.h: the parameters a lesson runs with on a device at a size (its defaults, the
+   tuner's saved ones when tuned near that size, or the defaults with --param over them),
+   and where they came from, to show beside what is measured with them. */
+#ifndef CLMM_PARAMS_H
+#define CLMM_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "device.h"
+#include "error.h"
+#include "geometry.h"
+#include "lesson.h"
+#include "tuned.h"
+
+/* --param NAME=VALUE. */
+struct param_override {
+    char name[64];
+    long long value;
+};
+
+/* What the choice depends on besides the lesson, the device and the size. */
+struct params_request {
+    const struct param_override *overrides;     /* those naming no parameter of the lesson
+                                                   are ignored */
+    size_t noverrides;
+    bool no_tuned;              /* the defaults even where the tuner saved parameters */
+    const char *tuned_path;     /* the file of tuned parameters (tuned_path); NULL: none */
+};
+
+enum param_source {
+    PARAMS_DEFAULTS,            /* the lesson's defaults: nothing tuned for this device and
+                                   lesson, --no-tuned, or no device */
+    PARAMS_TUNED,               /* the tuner's, saved at a size near this one (tuned_near) */
+    PARAMS_TUNED_NOT_APPLIED,   /* the defaults: the tuner's entries are all of sizes too far
+                                   from this one */
+    PARAMS_OVERRIDDEN,          /* the defaults with --param over them; the tuner's not read */
+};
+
+struct param_origin {
+    enum param_source source;
+    struct gemm_size size;      /* the size they were chosen for */
+    struct tuned_entry tuned;   /* PARAMS_TUNED: the entry applied; PARAMS_TUNED_NOT_APPLIED:
+                                   the nearest entry (its size, completeness and GFLOPS);
+                                   zero otherwise */
+};
+
+/* Chooses the parameters of lesson l on device (NULL: no device, so not the tuner's) at
+   size into *out, and says in *origin where they came from. Returns 0, or -1 with a
+   message in e when an override's value is not one the lesson allows ("--param TS=3:
+   lesson 5 allows TS = 8, 16, 32"). */
+int params_choose(const struct params_request *req, const struct lesson *l, const struct device_info *device,
+                  struct gemm_size size, struct param_set *out, struct param_origin *origin, struct error *e);
+
+/* The origin in words, for a note beside the parameters: "tuned at 4096x4096x4096",
+   "tuned at 256x256x256, partial search", "defaults; tuned at 256x256x256, not applied at
+   4096x4096x4096"; empty for the defaults and for --param. */
+void params_origin_describe(const struct param_origin *origin, char *buf, size_t len);
+
+#endif
