@@ -92,23 +92,6 @@ static void params_request_init(const struct options *opts, char *path, size_t l
     req->tuned_path = tuned_path(path, len) == 0 ? path : NULL;
 }
 
-/* See commands.h. */
-int commands_lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
-                           struct param_set *ps, bool *tuned)
-{
-    char path[4096];
-    struct params_request req;
-    struct param_origin origin;
-    struct error e;
-
-    error_init(&e);
-    params_request_init(opts, path, sizeof path, &req);
-    if (params_choose(&req, l, device, opts->sizes[0], ps, &origin, &e) < 0)
-        return fail(EXIT_USAGE, &e);
-    *tuned = origin.source == PARAMS_TUNED;
-    return 0;
-}
-
 /* Every --param must name a parameter of at least one selected lesson. */
 static int check_param_names(const struct options *opts, const struct lesson_set *set, int lesson)
 {

@@ -15,13 +15,6 @@ enum exit_status {
     EXIT_ENVIRONMENT = 3,       /* no usable OpenCL device, unreadable or malformed lessons */
 };
 
-/* The lesson's parameters on device (may be NULL) at the first --size, as params_choose
-   chooses them from opts; *tuned when they are the tuner's. Returns 0, or EXIT_USAGE after
-   saying on stderr what was wrong. The screen's worker uses it until it calls
-   params_choose at its own size. */
-int commands_lesson_params(const struct options *opts, const struct lesson *l, const struct device_info *device,
-                           struct param_set *ps, bool *tuned);
-
 /* The interactive screen, given by the program (the engine has no curses). */
 typedef int commands_screen(const struct options *opts, const struct lesson_set *lessons);
 

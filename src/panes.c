@@ -184,21 +184,42 @@ static void format_size(char *buf, size_t len, struct gemm_size s)
 
 /* ---- title and keys ---- */
 
+/* Where the current lesson's parameters came from, for the title: " (tuned)", " (tuned at
+   4096³, partial search)", " (defaults: tuned at 256³, too far from this size)", " (set with
+   t)"; nothing for the defaults. */
+static void origin_note(const struct session_view *v, char *buf, size_t len)
+{
+    const struct param_origin *o = &v->origin;
+    char at[64];
+    bool same = o->tuned.size.m == v->size.m && o->tuned.size.n == v->size.n && o->tuned.size.k == v->size.k;
+
+    buf[0] = '\0';
+    format_size(at, sizeof at, o->tuned.size);
+    if (v->hand_set)
+        snprintf(buf, len, " (set with t)");
+    else if (o->source == PARAMS_TUNED)
+        snprintf(buf, len, " (tuned%s%s%s)", same ? "" : " at ", same ? "" : at,
+                 o->tuned.complete ? "" : ", partial search");
+    else if (o->source == PARAMS_TUNED_NOT_APPLIED)
+        snprintf(buf, len, " (defaults: tuned at %s, too far from this size)", at);
+}
+
 void panes_draw_title(const struct rect *r, const struct screen_model *m)
 {
     const struct lesson *l = current(m);
     const struct session_view *v = m->view;
     int attr = crt_attr(ROLE_TITLE), x = r->x;
-    char size[64], params[256];
+    char size[64], params[256], note[128];
     const char *sep = crt_utf8() ? " \u2502 " : " | ";
 
     format_size(size, sizeof size, v->size);
     param_set_format(l, &v->params, params, sizeof params);
+    origin_note(v, note, sizeof note);
     blank(r->y, r->x, r->w, attr);
     /* The lesson's number, and where it stands in the set (numbers may start at 0). */
     x += printf_at(r->y, x, r->w, attr, " clmm-tutor%s%sLesson %d (%d of %zu): %s%s%s%s%s%s",
                    m->demo ? " [demo]" : "", sep, l->number, m->lesson + 1, m->lessons->count,
-                   l->title, sep, size, params[0] ? sep : "", params, v->tuned ? " (tuned)" : "");
+                   l->title, sep, size, params[0] ? sep : "", params, note);
     if (v->device_ready || v->device >= 0)
         printf_at(r->y, x, r->x + r->w - x, attr, "%s%s", sep, v->devices_known && v->device >= 0 ?
                   v->devices[v->device] : "");
@@ -636,8 +657,9 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
         return draw_wrapped(in, row + 1, f->message, crt_attr(ROLE_WARNING));
     }
     if (f->have && f->status != RUN_OK) {
-        char msg[600];
-        snprintf(msg, sizeof msg, "%s: %s", run_status_name(f->status), f->message);
+        char msg[700];
+        snprintf(msg, sizeof msg, "%s: %s%s", run_status_name(f->status), f->message,
+                 f->status == RUN_REFUSED && f->estimate_s > 0.0 ? " (f runs it anyway)" : "");
         return draw_wrapped(in, row, msg, crt_attr(ROLE_WARNING));
     }
     chart_format_value(f->have ? f->median : all->latest, a, sizeof a);
@@ -833,7 +855,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
     double fastest = 0.0, least = 0.0, lo = 0.0, hi = 0.0, scale = 0.0, unit = 1.0;
     size_t n = collect_bars(m, bars), shown;
     const struct summary *best = NULL;
-    bool any_tuned = false, any_changed = false, any_stale = false;
+    bool any_tuned = false, any_partial = false, any_changed = false, any_stale = false;
     enum bar_scale mode = m->bar_scale;
     char size[64], heading[160];
 
@@ -886,8 +908,9 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         if (b->index >= 0 && f->have && !f->stale && v->changed[b->index])
             mark = '~';
         else if (f->have && !f->stale && f->tuned)
-            mark = 'T';
+            mark = f->partial ? 'P' : 'T';
         any_tuned |= mark == 'T';
+        any_partial |= mark == 'P';
         any_changed |= mark == '~';
         bar_label(m, b, label, sizeof label);
         put_label(y, x, label_w, label, current ? crt_attr(ROLE_EMPHASIS) : 0);
@@ -925,9 +948,12 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         struct str s;
         str_init(&s, legend, sizeof legend);
         if (best)
-            str_appendf(&s, "  ", "%s fastest%s", crt_utf8() ? "\u2605" : "*", best->tuned ? " (tuned)" : "");
+            str_appendf(&s, "  ", "%s fastest%s", crt_utf8() ? "\u2605" : "*",
+                        best->partial ? " (tuned, partial search)" : best->tuned ? " (tuned)" : "");
         if (any_tuned)
             str_appendf(&s, "  ", "T tuned");
+        if (any_partial)
+            str_appendf(&s, "  ", "P tuned, partial search");
         if (any_changed)
             str_appendf(&s, "  ", "~ set with t");
         if (n > shown)

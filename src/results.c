@@ -17,7 +17,7 @@ struct result_entry {
     struct gemm_size size;
     int lesson;
     char params[256];
-    bool tuned;
+    bool tuned, partial;
     bool wrong;                 /* a run failed verification: never a speed again */
     enum run_status last_status;
     char message[256];          /* of the newest run that was not RUN_OK */
@@ -85,7 +85,7 @@ static struct result_entry *entry(struct results *rs, int device, struct gemm_si
     return e;
 }
 
-void results_add(struct results *rs, int device, struct gemm_size size, int lesson, bool tuned,
+void results_add(struct results *rs, int device, struct gemm_size size, int lesson, bool tuned, bool partial,
                  const struct run_result *r)
 {
     struct result_entry *e;
@@ -94,6 +94,7 @@ void results_add(struct results *rs, int device, struct gemm_size size, int less
         return;
     e = entry(rs, device, size, lesson, r->params);
     e->tuned = tuned;
+    e->partial = partial;
     e->last_status = r->status;
     e->serial = ++rs->serial;
     if (r->status == RUN_OK) {
@@ -149,6 +150,7 @@ void results_summary(const struct results *rs, int device, struct gemm_size size
     }
     out->have = true;
     out->tuned = match->tuned;
+    out->partial = match->partial;
     snprintf(out->params, sizeof out->params, "%s", match->params);
     n = runs_in_order(match, runs);
     if (history && nhistory) {

@@ -27,6 +27,7 @@ struct summary {
     size_t runs;                /* runs summed up (each run: a verified warm-up, then timed launches) */
     int launches;               /* timed launches of the newest run */
     bool tuned;                 /* its parameters were the tuner's */
+    bool partial;               /* found by a search stopped before its end */
     double estimate_s;          /* a run refused by its launch-time estimate: the estimate */
     char params[256];           /* of the summed runs; with stale, of the newest other ones */
     char message[256];          /* why it is not RUN_OK */
@@ -44,8 +45,9 @@ void results_init(struct results *rs);
 void results_free(struct results *rs);
 
 /* Records one run of lesson (an index, or RESULTS_REFERENCE) on device at size with the
-   parameters written as in r->params. A run that was cancelled records nothing. */
-void results_add(struct results *rs, int device, struct gemm_size size, int lesson, bool tuned,
+   parameters written as in r->params, tuned (by a partial search) or not. A run that was
+   cancelled records nothing. */
+void results_add(struct results *rs, int device, struct gemm_size size, int lesson, bool tuned, bool partial,
                  const struct run_result *r);
 
 /* What the runs of lesson on device at size with params sum up to. When none was made with

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "commands.h"
 #include "ocl.h"
+#include "params.h"
 #include "reference.h"
 #include "tune.h"
 #include "tuned.h"
@@ -32,7 +32,8 @@ enum doing { DOING_NOTHING, DOING_LIVE, DOING_JOB, DOING_OTHER };
 
 struct session {
     const struct lesson_set *lessons;
-    const struct options *opts;
+    struct session_config cfg;
+    char tuned_file[4096];      /* the tuner's saved parameters; empty: none kept */
     char *state_device;
 
     pthread_t thread;
@@ -53,7 +54,8 @@ struct session {
     enum doing doing;
 
     struct param_set *params;   /* per lesson, by index */
-    bool *tuned;
+    struct param_origin *origin;    /* where each lesson's parameters came from */
+    bool *hand_set;             /* changed with t: kept over a change of size */
     char **sources;             /* the kernel text measured, per lesson; replaced by a reload */
 
     struct session_view view;
@@ -136,7 +138,7 @@ static bool params_changed(const struct session *s, int index)
     struct param_set defaults;
     const struct lesson *l = lesson_at(s, index);
 
-    if (s->tuned[index])
+    if (s->origin[index].source == PARAMS_TUNED)
         return false;
     param_set_defaults(l, &defaults);
     for (size_t i = 0; i < l->nparams; i++)
@@ -179,7 +181,8 @@ static void restart_live(struct session *s)
     summary_clear(&s->view.latest);
     s->view.live_stopped = false;
     s->view.params = s->params[s->view.lesson];
-    s->view.tuned = s->tuned[s->view.lesson];
+    s->view.origin = s->origin[s->view.lesson];
+    s->view.hand_set = s->hand_set[s->view.lesson];
     summarise(s);
     if (s->doing == DOING_LIVE)
         atomic_store(&s->cancel, 1);
@@ -189,9 +192,9 @@ static void restart_live(struct session *s)
 
 static struct measure_config config(const struct session *s, double budget)
 {
-    struct measure_config cfg = s->opts->measure;
+    struct measure_config cfg = s->cfg.measure;
 
-    if (!s->opts->budget_given)
+    if (!s->cfg.budget_given)
         cfg.budget_s = budget;
     cfg.cancel = &s->cancel;
     return cfg;
@@ -221,18 +224,29 @@ static void set_idle(struct session *s)
 
 /* ---- the device ---- */
 
-/* The lessons' parameters on this device: the tuner's where saved, else the defaults, with
-   --param over them. */
-static void choose_params(const struct session *s, const struct device_info *d, struct param_set *params,
-                          bool *tuned)
+/* The lessons' parameters on this device at this size: the tuner's where saved near it,
+   else the defaults, with --param over them; a lesson changed with t keeps its values. */
+static void choose_params(const struct session *s, const struct device_info *d, struct gemm_size size,
+                          struct param_set *params, struct param_origin *origin)
 {
-    for (size_t i = 0; i < s->lessons->count; i++)
-        commands_lesson_params(s->opts, &s->lessons->items[i], d, &params[i], &tuned[i]);
+    struct params_request req = s->cfg.params;
+
+    req.tuned_path = s->tuned_file[0] ? s->tuned_file : NULL;
+    for (size_t i = 0; i < s->lessons->count; i++) {
+        struct error e;
+        if (s->hand_set[i])
+            continue;
+        error_init(&e);
+        /* The command line has checked the overrides: an error leaves the defaults. */
+        if (params_choose(&req, &s->lessons->items[i], d, size, &params[i], &origin[i], &e) < 0)
+            param_set_defaults(&s->lessons->items[i], &params[i]);
+        error_clear(&e);
+    }
 }
 
 static int initial_device(struct session *s, struct error *e)
 {
-    const char *spec = s->opts->device ? s->opts->device : getenv("CLMM_TUTOR_DEVICE");
+    const char *spec = s->cfg.device ? s->cfg.device : getenv("CLMM_TUTOR_DEVICE");
     const struct device_info *d;
     char name[600];
 
@@ -294,7 +308,7 @@ static void open_workspace(struct session *s, struct gemm_size size, char *why, 
 
     error_init(&e);
     why[0] = '\0';
-    s->w_ready = workspace_init(&s->w, &s->cl, size, s->opts->measure.seed, &e) == 0;
+    s->w_ready = workspace_init(&s->w, &s->cl, size, s->cfg.measure.seed, &e) == 0;
     if (!s->w_ready)
         set_text(why, len, e.msg);
     error_clear(&e);
@@ -307,12 +321,14 @@ static void switch_device(struct session *s)
     const struct device_info *d = &s->list.items[index];
     char size_error[512] = "";
     struct param_set *params = calloc(s->lessons->count, sizeof *params);
-    bool *tuned = calloc(s->lessons->count, sizeof *tuned);
+    struct param_origin *origin = calloc(s->lessons->count, sizeof *origin);
     struct error e;
     bool ok;
 
-    if (!params || !tuned)
+    if (!params || !origin)
         abort();
+    memcpy(params, s->params, s->lessons->count * sizeof *params);
+    memcpy(origin, s->origin, s->lessons->count * sizeof *origin);
     error_init(&e);
     /* No size given or remembered: one that a lesson measures in about a second. */
     if (size.m == 0) {
@@ -327,7 +343,7 @@ static void switch_device(struct session *s)
     ok = s->cl_open = ocl_open(&s->cl, d, &e) == 0;
     if (ok)
         open_workspace(s, size, size_error, sizeof size_error);
-    choose_params(s, d, params, tuned);
+    choose_params(s, d, size, params, origin);
     pthread_mutex_lock(&s->lock);
     s->view.device = index;
     s->view.info = *d;
@@ -336,7 +352,7 @@ static void switch_device(struct session *s)
     set_text(s->view.size_error, sizeof s->view.size_error, size_error);
     s->view.size = size;
     memcpy(s->params, params, s->lessons->count * sizeof *params);
-    memcpy(s->tuned, tuned, s->lessons->count * sizeof *tuned);
+    memcpy(s->origin, origin, s->lessons->count * sizeof *origin);
     s->force = -1;
     clear_size_results(s);
     s->view.clblast_built = true;
@@ -346,7 +362,7 @@ static void switch_device(struct session *s)
     set_idle(s);
     error_clear(&e);
     free(params);
-    free(tuned);
+    free(origin);
 }
 
 static void resize(struct session *s)
@@ -363,6 +379,8 @@ static void resize(struct session *s)
     pthread_mutex_lock(&s->lock);
     s->view.size = size;
     set_text(s->view.size_error, sizeof s->view.size_error, size_error);
+    /* The tuner's parameters apply near the size they were found at. */
+    choose_params(s, &s->list.items[s->open_device], size, s->params, s->origin);
     s->force = -1;
     clear_size_results(s);
     restart_live(s);
@@ -402,9 +420,10 @@ static bool measure_unlocked(struct session *s, struct workspace *w, int index, 
 /* Keeps a run of lesson index (or RESULTS_REFERENCE) at size on the open device. */
 static void record(struct session *s, int index, struct gemm_size size, const struct run_result *r)
 {
-    bool tuned = index >= 0 && s->tuned[index];
+    const struct param_origin *o = index >= 0 ? &s->origin[index] : NULL;
+    bool tuned = o && o->source == PARAMS_TUNED;
 
-    results_add(&s->results, s->view.device, size, index, tuned, r);
+    results_add(&s->results, s->view.device, size, index, tuned, tuned && !o->tuned.complete, r);
     summarise(s);
 }
 
@@ -518,7 +537,7 @@ static void run_sweep(struct session *s)
         {
             struct error e;
             error_init(&e);
-            ready = workspace_init(&w, &s->cl, sizes[i], s->opts->measure.seed, &e) == 0;
+            ready = workspace_init(&w, &s->cl, sizes[i], s->cfg.measure.seed, &e) == 0;
             set_text(why, sizeof why, e.msg);
             error_clear(&e);
         }
@@ -563,8 +582,8 @@ static void tune_step(void *ctx, const struct tune_step *st)
     else
         v->job_done++;
     v->job_total = st->space - s->tune_from_log;
-    if (v->job_total > s->opts->max_configs)
-        v->job_total = s->opts->max_configs;
+    if (v->job_total > s->cfg.max_configs)
+        v->job_total = s->cfg.max_configs;
     if (st->result->status == RUN_OK) {
         if (v->ntune < SESSION_MAX_TUNE)
             v->tune_gflops[v->ntune++] = st->result->gflops.median;
@@ -586,7 +605,8 @@ static void save_tuned(struct session *s, int index, const char *device, const s
 
     error_init(&e);
     pthread_mutex_unlock(&s->lock);
-    if (tuned_path(path, sizeof path) == 0)
+    snprintf(path, sizeof path, "%s", s->tuned_file);
+    if (path[0])
         rc = tuned_save(path, device, lesson_at(s, index), &res->best, res->best_gflops, s->w.size,
                         res->complete, &kept, &e);
     else
@@ -607,14 +627,14 @@ static void run_tune(struct session *s)
     unsigned long serial = s->job_serial;
     int index = s->view.tune_lesson;
     const struct lesson *l = lesson_at(s, index);
-    struct tune_options to = { config(s, SERIES_BUDGET_S), s->opts->max_configs, s->opts->time_limit_s, false };
+    struct tune_options to = { config(s, SERIES_BUDGET_S), s->cfg.max_configs, s->cfg.time_limit_s, false };
     char device[600], log_path[4096];
     struct tune_result res;
     struct error e;
     int rc = -1;
 
     error_init(&e);
-    if (!s->opts->budget_given)
+    if (!s->cfg.budget_given)
         to.measure.budget_s = 0.25;     /* as --tune: a shorter look at each configuration */
     to.measure.source = s->sources[index];  /* the kernel measured, not an unbuilt edit */
     device_describe(s->cl.device, device, sizeof device);
@@ -638,7 +658,9 @@ static void run_tune(struct session *s)
         if (res.verified > 0) {
             save_tuned(s, index, device, &res);
             s->params[index] = res.best;
-            s->tuned[index] = true;
+            s->origin[index] = (struct param_origin){ PARAMS_TUNED, s->w.size,
+                                                      { res.best, res.best_gflops, s->w.size, res.complete } };
+            s->hand_set[index] = false;
             if (index == s->view.lesson)
                 restart_live(s);
             else
@@ -741,7 +763,7 @@ static void *worker(void *arg)
 
 /* ---- the screen's side ---- */
 
-struct session *session_start(const struct lesson_set *lessons, const struct options *opts,
+struct session *session_start(const struct lesson_set *lessons, const struct session_config *cfg,
                               int lesson_index, struct gemm_size size, const char *state_device)
 {
     struct session *s = calloc(1, sizeof *s);
@@ -749,15 +771,18 @@ struct session *session_start(const struct lesson_set *lessons, const struct opt
     if (!s)
         abort();
     s->lessons = lessons;
-    s->opts = opts;
+    s->cfg = *cfg;
+    if (tuned_path(s->tuned_file, sizeof s->tuned_file) < 0)
+        s->tuned_file[0] = '\0';
     s->state_device = state_device ? strdup(state_device) : NULL;
     s->params = calloc(lessons->count, sizeof *s->params);
-    s->tuned = calloc(lessons->count, sizeof *s->tuned);
+    s->origin = calloc(lessons->count, sizeof *s->origin);
+    s->hand_set = calloc(lessons->count, sizeof *s->hand_set);
     s->sources = calloc(lessons->count, sizeof *s->sources);
-    if (!s->params || !s->tuned || !s->sources || lessons->count > SESSION_MAX_LESSONS)
+    if (!s->params || !s->origin || !s->hand_set || !s->sources || lessons->count > SESSION_MAX_LESSONS)
         abort();
     /* The defaults (and --param) until the device is known and its tuned parameters read. */
-    choose_params(s, NULL, s->params, s->tuned);
+    choose_params(s, NULL, size, s->params, s->origin);
     for (size_t i = 0; i < lessons->count; i++)
         if (lessons->items[i].engine == ENGINE_OPENCL) {
             struct error e;
@@ -812,7 +837,8 @@ bool session_stop(struct session *s, double timeout_s)
     free(s->sources);
     results_free(&s->results);
     free(s->params);
-    free(s->tuned);
+    free(s->origin);
+    free(s->hand_set);
     free(s->state_device);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->wake);
@@ -872,7 +898,8 @@ void session_set_param(struct session *s, int lesson_index, size_t param, long l
 {
     pthread_mutex_lock(&s->lock);
     s->params[lesson_index].values[param] = value;
-    s->tuned[lesson_index] = false;
+    s->origin[lesson_index].source = PARAMS_DEFAULTS;
+    s->hand_set[lesson_index] = true;
     if (s->force == lesson_index)
         s->force = -1;
     if (lesson_index == s->view.lesson)

@@ -15,7 +15,7 @@
 #include "geometry.h"
 #include "lesson.h"
 #include "measure.h"
-#include "options.h"
+#include "params.h"
 #include "results.h"
 
 #define SESSION_HISTORY RESULTS_RUNS    /* runs kept for the history chart */
@@ -25,6 +25,16 @@
 #define SESSION_MAX_TUNE 2048   /* configurations kept for the tuner's chart */
 
 enum session_job { JOB_NONE, JOB_ALL, JOB_SWEEP, JOB_TUNE };
+
+/* What the session takes from the command line. */
+struct session_config {
+    struct measure_config measure;  /* the live and series runs shorten its budget unless given */
+    bool budget_given;          /* --budget or --reps */
+    const char *device;         /* --device; NULL: CLMM_TUTOR_DEVICE, else the remembered or default one */
+    struct params_request params;   /* --param and --no-tuned (the session finds the tuned file) */
+    size_t max_configs;         /* the tuner's bounds */
+    double time_limit_s;
+};
 
 struct sweep_point {
     struct gemm_size size;
@@ -54,7 +64,8 @@ struct session_view {
     /* The current lesson, measured again and again. */
     int lesson;                 /* index in the lesson set */
     struct param_set params;    /* its parameters now */
-    bool tuned;                 /* they are the tuner's */
+    struct param_origin origin; /* where they came from */
+    bool hand_set;              /* changed with t */
     struct summary latest;      /* its newest run alone (median over that run's launches) */
     double history[SESSION_HISTORY];    /* the runs summed up in bars[lesson], oldest first */
     size_t nhistory;
@@ -102,10 +113,9 @@ struct session_view {
 
 struct session;
 
-/* Creates the session and starts its worker. lessons must outlive it; opts gives the
-   measurement settings, the device, --param and --no-tuned; state_device (may be NULL)
-   names the device to open when opts names none. */
-struct session *session_start(const struct lesson_set *lessons, const struct options *opts,
+/* Creates the session and starts its worker. lessons, and what cfg points to, must outlive
+   it; state_device (may be NULL) names the device to open when cfg names none. */
+struct session *session_start(const struct lesson_set *lessons, const struct session_config *cfg,
                               int lesson_index, struct gemm_size size, const char *state_device);
 /* Stops the worker, waiting at most timeout_s for a running launch to end. Returns false
    when it did not end (the process should then exit without freeing the device). */

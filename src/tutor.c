@@ -882,6 +882,7 @@ static int starting_lesson(const struct lesson_set *set, int asked, const struct
 int tutor_run(const struct options *opts, const struct lesson_set *lessons)
 {
     struct tutor t;
+    struct session_config cfg;
     struct tutor_state st;
     char path[4096];
     struct held_stderr held;
@@ -917,7 +918,13 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
        the C format: the tuner's files are written and read on the worker thread. */
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
-    t.session = session_start(lessons, opts, t.model.lesson, starting_size(opts, &st),
+    cfg.measure = opts->measure;
+    cfg.budget_given = opts->budget_given;
+    cfg.device = opts->device;
+    cfg.params = (struct params_request){ opts->params, opts->nparams, opts->no_tuned, NULL };
+    cfg.max_configs = opts->max_configs;
+    cfg.time_limit_s = opts->time_limit_s;
+    t.session = session_start(lessons, &cfg, t.model.lesson, starting_size(opts, &st),
                               st.has_device ? st.device : NULL);
     session_view(t.session, t.view);
     refresh_sources(&t);

@@ -95,7 +95,7 @@ check_restored() {
 
 # ---- a lesson at a small size ----
 start 100 30 --lesson 5 --size 128 $device
-check "title names the lesson" "Lesson 5 of 13: Tiling in local memory"
+check "title names the lesson" "Lesson 5 \\(6 of 14\\): Tiling in local memory"
 check "lesson text" "Lesson 5: "
 check "work-group layout figures" "work-items|work-group"
 check "a verified GFLOPS figure" "latest [0-9][0-9.]* +median [0-9][0-9.]*"
@@ -105,25 +105,27 @@ check "Tab shows the source" "__kernel|__local"
 keys c
 check "c shows the diff from the previous lesson" "diff from lesson 4"
 keys c n
-check "n goes to lesson 6" "Lesson 6 of 13"
+check "n goes to lesson 6" "Lesson 6 \\(7 of 14\\)"
 check "its GFLOPS" "latest [0-9][0-9.]* +median"
 keys +
-check "+ doubles the size" "Lesson 6 of 13.*256"
+check "+ doubles the size" "Lesson 6 \\(7 of 14\\).*256"
 keys p
-check "p goes back" "Lesson 5 of 13"
+check "p goes back" "Lesson 5 \\(6 of 14\\)"
 keys 9
-check "a digit jumps to that lesson" "Lesson 9 of 13"
+check "a digit jumps to that lesson" "Lesson 9 \\(10 of 14\\)"
 keys t
 check "t opens the parameters" "Lesson 9 parameters"
 keys Right
 check "a parameter changes at once" "TSM=128|TSM +32 +64 +128"
 keys Enter '?'
-check "? shows every key" "Keys \(any key closes\)"
+check "? shows every key" "Keys \(Esc or any other key closes\)"
 keys Escape
-check_gone "a key closes the help" "Keys \(any key closes\)"
+check_gone "Esc closes the help" "Keys \(Esc or any other key closes\)"
 keys d
 check "d lists the devices" "OpenCL device: Up/Down"
-keys Escape s
+keys Escape
+check_gone "Esc closes the device list" "OpenCL device: Up/Down"
+keys s
 check "s asks for a size" "size \(N or MxNxK"
 keys 1 0 0 x 7 0 x 3 0 Enter
 check "an exact MxNxK" "100x70x30"
@@ -133,7 +135,7 @@ check "measured at that size" "latest [0-9][0-9.]* +median"
 tm resize-window -t t -x 70 -y 20
 check "too small below 80x24" "terminal too small: have 70x20, need 80x24"
 tm resize-window -t t -x 80 -y 24
-check "recovers at 80x24" "Lesson 9 of 13"
+check "recovers at 80x24" "Lesson 9 \\(10 of 14\\)"
 tm resize-window -t t -x 200 -y 50
 check "uses a large terminal: text and source together" "__kernel|__local"
 check "and the text" "Lesson 9: "
@@ -141,7 +143,7 @@ check "and the text" "Lesson 9: "
 # ---- series ----
 keys a
 check "a runs every lesson" "all lessons: [0-9]+ of"
-check "the bar chart" "GFLOPS at 100x70x30"
+check "the bar chart" "GFLOPS medians at 100x70x30"
 keys x
 keys q
 check_restored "q" 0
@@ -154,17 +156,17 @@ else
     not_ok "the state file remembers lesson and size"
 fi
 start 100 30 $device
-check "a new run starts where the last ended" "Lesson 9 of 13.*100x70x30"
+check "a new run starts where the last ended" "Lesson 9 \\(10 of 14\\).*100x70x30"
 keys C-c
 check_restored "Ctrl-C" 0
 
 # ---- signals and crashes ----
 start 100 30 --lesson 1 --size 64 $device
-check "started for SIGTERM" "Lesson 1 of 13"
+check "started for SIGTERM" "Lesson 1 \\(2 of 14\\)"
 kill -TERM "$(cat "$tmp/pid")"
 check_restored "SIGTERM" 0
 start 100 30 --lesson 1 --size 64 $device
-check "started for a crash" "Lesson 1 of 13"
+check "started for a crash" "Lesson 1 \\(2 of 14\\)"
 # Paused first: a compiler inside the OpenCL implementation (POCL's LLVM) catches SIGSEGV
 # on its own thread while it builds, and would take this one for a crash of the build.
 keys Space
@@ -215,18 +217,124 @@ check "T tunes the lesson, with its progress" "Tuning lesson 5: [0-9]+ of 3"
 check "and saves the best" "best of 3 configurations saved in"
 keys w
 check "w sweeps sizes" "Sweep: lesson 5, GFLOPS against size"
-check "with progress" "sweep: [0-9]+ of [0-9]+"
+check "with progress, naming its lesson" "sweep lesson 5: [0-9]+ of [0-9]+"
 keys w
 check_gone "w again stops it" "Sweep: lesson 5"
 keys q
 check_restored "q after tuning" 0
 start 100 30 --demo=1 --lesson 1 --size 64 $device
-check "--demo shows it" "\[demo\].*Lesson 1 of 13"
-check "and moves on by itself" "\[demo\].*Lesson 2 of 13"
+check "--demo shows it" "\[demo\].*Lesson 1 \\(2 of 14\\)"
+check "and moves on by itself" "\[demo\].*Lesson 2 \\(3 of 14\\)"
 keys x
 check_gone "a key ends the presentation" "\[demo\]"
 keys q
 check_restored "q after the demo" 0
+
+# ---- the whole ladder, its numbers, and keys that never surprise ----
+# bar_lessons: the lesson numbers that have a bar with a figure and its spread, and
+# "ref" for CLBlast, one a line, from the screen as it is now.
+bar_lessons() {
+    screen_text | grep -Eo "(^|│|\|) ?[0-9]{1,2} [^│|]*[0-9.]+ (±|\+-)[0-9.]+%" |
+        sed -E 's/^(│|\|)? ?([0-9]+) .*/\2/' | sort -un
+    screen_text | grep -Eq "CLBlast SGEMM +[^ ]+ [0-9.]+ (±|\+-)" && echo ref
+}
+# all_bars NAME: every lesson of the set (0 to 13) and CLBlast have a bar.
+all_bars() {
+    i=0
+    while [ "$(bar_lessons | tr '\n' ' ')" != "0 1 2 3 4 5 6 7 8 9 10 11 12 13 ref " ]; do
+        i=$((i + 1))
+        [ $i -lt 100 ] || { not_ok "$1 (bars for: $(bar_lessons | tr '\n' ' '))"; return; }
+        sleep 0.2
+    done
+    ok "$1"
+}
+for geometry in "80 24" "120 40"; do
+    # shellcheck disable=SC2086
+    start $geometry --lesson 5 --size 64 $device
+    check "ready at ${geometry% *}x${geometry#* }" "latest [0-9][0-9.]* +median"
+    keys a
+    check "a runs every lesson" "all lessons: [0-9]+ of"
+    wait_for "fastest" 240 >/dev/null
+    check_gone "the series ends" "all lessons: [0-9]+ of" 
+    all_bars "every lesson and CLBlast have a bar at ${geometry% *}x${geometry#* }"
+    # The bar of the current lesson is its median line: the same summary of the same runs.
+    keys Space
+    check "paused" "paused \(space resumes\)"
+    sleep 0.5
+    median=$(screen_text | sed -nE 's/.*latest [0-9.]+ +median ([0-9.]+) .*/\1/p' | head -n 1)
+    bar=$(screen_text | sed -nE 's/.*(│|\|) ?5 [^│|]* ([0-9.]+) (±|\+-)[0-9.]+%.*/\2/p' | head -n 1)
+    if [ -n "$median" ] && [ "$median" = "$bar" ]; then
+        ok "lesson 5's bar ($bar) is its median ($median)"
+    else
+        not_ok "lesson 5's bar ($bar) is its median ($median)"
+    fi
+    keys q
+    check_restored "q after the ladder" 0
+done
+
+start 120 40 --lesson 5 --size 64 $device
+check "ready for + and -" "latest [0-9][0-9.]* +median"
+keys a
+wait_for "fastest" 240 >/dev/null
+check_gone "the series ends" "all lessons: [0-9]+ of"
+keys v
+check "v: a log scale" "GFLOPS medians at 64.*, log scale"
+keys v
+check "v again: the speed-up over lesson 1" "Speed-up at 64.* over lesson 1"
+keys v +
+check "+ goes to 128" "Lesson 5 \(6 of 14\).*128"
+keys -
+check "- comes back to 64" "Lesson 5 \(6 of 14\).*64"
+all_bars "+ then - keeps the ladder measured at 64"
+keys Escape
+check "Esc on the screen says how to quit" "Esc closes windows and prompts; q quits"
+keys Escape n
+check "Escape followed by n leaves the tutor running" "Lesson [56] \([67] of 14\)"
+tm send-keys -t t -H 1b 5b 39 39 3b 39 7e
+sleep 0.5
+tm send-keys -t t -H 1b 4f 5a
+sleep 0.5
+keys n
+check "unknown escape sequences are ignored" "Lesson [67] \([78] of 14\)"
+check_absent "and nothing quit" "EXIT="
+keys g 1 2 Enter
+check "g 12 goes to lesson 12" "Lesson 12 \(13 of 14\)"
+keys g 9 9 Enter
+check "g 99: no such lesson, said in the prompt" "no lesson 99: the lessons are 0 to 13"
+keys Escape
+check_gone "Esc cancels the prompt" "go to lesson"
+check "still at lesson 12" "Lesson 12 \(13 of 14\)"
+keys q
+check_restored "q after the keys" 0
+
+# A set without lesson 1 opens at its first lesson.
+mkdir -p "$tmp/few/lessons" "$tmp/few/kernels"
+cp "$top_srcdir"/lessons/00-* "$top_srcdir"/lessons/05-* "$top_srcdir"/lessons/09-* "$tmp/few/lessons/"
+cp "$top_srcdir"/kernels/05-* "$top_srcdir"/kernels/09-* "$tmp/few/kernels/"
+start 100 30 --lessons "$tmp/few/lessons" --size 64 $device
+check "a set without lesson 1 opens at its first" "Lesson 0 \(1 of 3\)"
+keys q
+check_restored "q in a set of three" 0
+
+# The diff marks removed lines with "-", without colours too.
+start 120 40 --lesson 13 --size 64 --no-color $device
+check "lesson 13" "Lesson 13 \(14 of 14\)"
+keys c
+check "the diff" "diff from lesson 12"
+check "removed lines carry a -" "(│|\|)- .*Lesson 12"
+check "added lines a +" "(│|\|)\+ .*Lesson 13"
+keys o
+check "o: code lines only" "diff from lesson 12, code only"
+keys q
+check_restored "q after the diff" 0
+
+# A launch refused for its estimated time can be run anyway.
+start 100 30 --lesson 2 --size 512 --max-launch 0.0001 $device
+check "refused for its estimate, with the key that runs it" "refused: .*f runs it anyway"
+keys f
+check "f runs it" "latest [0-9][0-9.]*"
+keys q
+check_restored "q after f" 0
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

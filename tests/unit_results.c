@@ -21,7 +21,7 @@ static void add(struct results *rs, int device, struct gemm_size size, int lesso
     r.reps = 7;
     if (status != RUN_OK)
         error_set(&r.error, "element (3, 4) is 9, expected 2");
-    results_add(rs, device, size, lesson, false, &r);
+    results_add(rs, device, size, lesson, false, false, &r);
     run_result_free(&r);
 }
 
@@ -128,7 +128,7 @@ START_TEST(test_results_wrong_and_refused)
     run_result_init(&r);
     r.cancelled = true;
     r.status = RUN_ERROR;
-    results_add(&rs, 0, S256, 4, false, &r);
+    results_add(&rs, 0, S256, 4, false, false, &r);
     run_result_free(&r);
     results_summary(&rs, 0, S256, 4, "", &f, NULL, NULL);
     ck_assert(!f.have);
