@@ -20,5 +20,6 @@ Suite *state_suite(void);
 Suite *chart_suite(void);
 Suite *diff_suite(void);
 Suite *highlight_suite(void);
+Suite *measure_suite(void);
 
 #endif
