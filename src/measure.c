@@ -39,6 +39,8 @@ void measure_config_defaults(struct measure_config *cfg)
     cfg->seed = 42;
     cfg->source = NULL;
     cfg->cancel = NULL;
+    cfg->progress = NULL;
+    cfg->progress_ctx = NULL;
 }
 
 /* True, with the result marked, when the caller asked to stop. */
@@ -229,6 +231,84 @@ int workspace_fetch(struct workspace *w, const struct matrix_layout *c, struct e
 
 /* ---- the generic measurement ---- */
 
+static void progress(const struct measure_config *cfg, enum measure_phase phase, int index, int count,
+                     double launch_s, double left_s)
+{
+    struct measure_progress p = { phase, index, count, launch_s, left_s };
+
+    if (cfg->progress)
+        cfg->progress(cfg->progress_ctx, &p);
+}
+
+bool measure_wall_shown(double kernel_s, double wall_s, double *shown_s, double *disagreement)
+{
+    if (wall_s >= kernel_s || kernel_s <= 0.0) {
+        *shown_s = wall_s;
+        *disagreement = 0.0;
+        return false;
+    }
+    *shown_s = kernel_s;
+    *disagreement = (kernel_s - wall_s) / kernel_s;
+    return true;
+}
+
+/* Why a partial launch, and not a smaller size: the time of a kernel does not scale with its
+   flops alone. In the row-per-item lessons (2 to 4) every work-item streams all of B; at
+   128^3 to 512^3 B fits in the caches, at 2048 it does not, and the square probes once
+   predicted a third of the measured time. A partial launch runs the same kernel on the
+   same full-size buffers, so each work-group does exactly the work and the memory traffic
+   it does in the whole launch; only the number of groups changes, and the time of a launch
+   with at least as many groups as the device runs at once grows with the number of groups.
+   The cut dimension is the last one that can be cut (the groups of a launch are commonly
+   started in order of their ids, dimension 0 fastest, so the probe is the part of the
+   launch that would start first): for the two-dimensional lessons a band of C across its
+   full width, with the full K. A probe costs at most half a launch and usually much less;
+   when even the first probe would be more than half, the launch is too small to cut and
+   the caller falls back to smaller sizes. */
+bool measure_probe_shape(const size_t *groups, size_t dims, size_t resident, int step,
+                         struct probe_shape *p)
+{
+    size_t total = 1;
+
+    if (dims == 0 || step < 0 || step > 40)
+        return false;
+    for (size_t d = 0; d < dims; d++) {
+        if (groups[d] == 0)
+            return false;
+        total *= groups[d];
+    }
+    resident = resident > 0 ? resident : 1;
+    for (size_t d = dims; d-- > 0;) {
+        size_t others = total / groups[d];
+        size_t first = (resident + others - 1) / others;    /* enough groups to fill the device */
+        size_t g;
+        if (first > groups[d] / 2)
+            continue;
+        g = first << step;
+        if (g > groups[d] / 2)
+            return false;
+        p->dim = d;
+        p->groups = g;
+        p->full = groups[d];
+        p->scale = (double)groups[d] / (double)g;
+        return true;
+    }
+    return false;
+}
+
+/* Refuses the launch when its estimate is over the limit. The message states the estimate,
+   where it came from and the limit; how to allow it is the front end's to say. */
+static enum prepare_result judge(const struct measure_config *cfg, struct run_result *r,
+                                 const char *from, double probe_s)
+{
+    if (r->estimate_s <= cfg->launch_limit_s)
+        return PREPARED;
+    r->refused_by_estimate = true;
+    error_set(&r->error, "one launch would take about %.3g s (estimated from %s, which took %.3g s); "
+                         "the limit is %g s", r->estimate_s, from, probe_s, cfg->launch_limit_s);
+    return REFUSED;
+}
+
 static struct gemm_size shrink(struct gemm_size s, long long most)
 {
     struct gemm_size p = { s.m < most ? s.m : most, s.n < most ? s.n : most, s.k < most ? s.k : most };
@@ -239,13 +319,17 @@ static struct gemm_size shrink(struct gemm_size s, long long most)
    first that lasts PROBE_MIN_SECONDS, or else the largest below half the full size. A
    probe size the lesson does not take (a require line, a multiple it will not pad to)
    ends the probing: the estimate comes from the probes before it, and without any, the
-   full size is judged on its own. */
-static enum prepare_result estimate(struct runner *rn, const struct measure_config *cfg,
-                                    struct run_result *r)
+   full size is judged on its own. Used where a runner cannot launch part of the full size
+   (CLBlast) or the launch has too few work-groups to be cut; it can be far off (see
+   measure_probe_shape). */
+static enum prepare_result estimate_by_size(struct runner *rn, const struct measure_config *cfg,
+                                            struct run_result *r)
 {
     struct gemm_size full = rn->w->size, probe, timed = { 0, 0, 0 };
     double t = 0.0, timed_t = 0.0, full_flops = gemm_flops(full);
     struct error probe_error;
+    char from[96];
+    int n = 0;
 
     error_init(&probe_error);
     for (long long side = PROBE_FIRST_SIZE;; side *= 2) {
@@ -266,6 +350,7 @@ static enum prepare_result estimate(struct runner *rn, const struct measure_conf
             error_set_detail(&r->error, probe_error.detail);
             return FAILED;
         }
+        progress(cfg, MEASURE_PROBING, ++n, 0, timed_t, 0.0);
         /* The first launch may pay for one-time work; the second is the one to trust. */
         rc = rn->launch(rn, &t, &r->error);
         if (rc == 0)
@@ -283,14 +368,57 @@ static enum prepare_result estimate(struct runner *rn, const struct measure_conf
     if (timed.m == 0)
         return PREPARED;
     r->estimate_s = timed_t * full_flops / gemm_flops(timed);
-    if (r->estimate_s > cfg->launch_limit_s) {
-        error_set(&r->error, "one launch would take about %.3g s (estimated from %lldx%lldx%lld, "
-                             "which took %.3g s); the limit is %g s: use --max-launch SECONDS or "
-                             "--force to run it anyway",
-                  r->estimate_s, timed.m, timed.n, timed.k, timed_t, cfg->launch_limit_s);
-        return REFUSED;
+    snprintf(from, sizeof from, "%lldx%lldx%lld", timed.m, timed.n, timed.k);
+    return judge(cfg, r, from, timed_t);
+}
+
+/* Estimates the launch time of the prepared full size from partial launches (see
+   measure_probe_shape): growing probes until one lasts PROBE_MIN_SECONDS or has half the
+   groups along its dimension. A launch too small to be cut is estimated from smaller sizes
+   instead, and prepared again at the full size. */
+static enum prepare_result estimate_by_part(struct runner *rn, const struct measure_config *cfg,
+                                            struct run_result *r)
+{
+    size_t groups[LESSON_MAX_DIMS], dims = 0, resident = 1, total = 1;
+    const char *unit = "work-groups";
+    struct probe_shape shape, timed = { 0, 0, 0, 0.0 };
+    double t = 0.0, timed_t = 0.0;
+    char from[160];
+    enum prepare_result pr;
+
+    if (rn->groups(rn, groups, &dims, &resident, &unit))
+        for (int step = 0; measure_probe_shape(groups, dims, resident, step, &shape); step++) {
+            int rc;
+            if (cancelled(cfg, r))
+                return FAILED;
+            progress(cfg, MEASURE_PROBING, step + 1, 0, timed_t, 0.0);
+            /* The first launch may pay for one-time work (POCL compiles the kernel for its
+               work-group size then); the probes after it run the same kernel warm. */
+            rc = rn->launch_part(rn, shape.dim, shape.groups, &t, &r->error);
+            if (rc == 0 && step == 0)
+                rc = rn->launch_part(rn, shape.dim, shape.groups, &t, &r->error);
+            if (rc < 0)
+                return rc == LAUNCH_REFUSED ? REFUSED : FAILED;
+            timed = shape;
+            timed_t = t;
+            if (t >= PROBE_MIN_SECONDS)
+                break;
+        }
+    if (timed.groups == 0) {
+        pr = estimate_by_size(rn, cfg, r);
+        if (pr == PREPARED && !cancelled(cfg, r))
+            pr = rn->prepare(rn, rn->w->size, &r->error);
+        return r->cancelled ? FAILED : pr;
     }
-    return PREPARED;
+    r->estimate_s = timed_t * timed.scale;
+    for (size_t d = 0; d < dims; d++)
+        total *= groups[d];
+    if (dims > 1)
+        snprintf(from, sizeof from, "the first %zu of its %zu %s, %zu of %zu along dimension %zu",
+                 total / timed.full * timed.groups, total, unit, timed.groups, timed.full, timed.dim);
+    else
+        snprintf(from, sizeof from, "the first %zu of its %zu %s", timed.groups, timed.full, unit);
+    return judge(cfg, r, from, timed_t);
 }
 
 static int timed_reps(const struct measure_config *cfg, double one_launch)
@@ -343,20 +471,40 @@ static int check_again(struct runner *rn, uint64_t verified, struct run_result *
     return 0;
 }
 
+/* One launch, with its time on the host clock from enqueueing it until the wait for it
+   returns, per call. */
+static int launch_timed(struct runner *rn, double *seconds, double *wall, struct error *e)
+{
+    double start = now_seconds();
+    int rc = rn->launch(rn, seconds, e);
+
+    *wall = (now_seconds() - start) / calls_per_launch(rn);
+    return rc;
+}
+
 void measure_run(struct runner *rn, const struct measure_config *cfg, struct run_result *r)
 {
     struct workspace *w = rn->w;
-    double t, start, flops = gemm_flops(w->size), *seconds, *gflops;
-    enum prepare_result pr;
+    double t, wall, spent = 0.0, shown, disagreement, flops = gemm_flops(w->size);
+    double *seconds, *gflops, *walls;
+    bool want_estimate = !cfg->force && flops > PROBE_MIN_FLOPS;
+    enum prepare_result pr = PREPARED;
+    struct stats wall_stats;
     uint64_t checksum;
-    int rc;
+    int rc, most;
 
     r->size = w->size;
-    pr = PREPARED;
-    if (!cfg->force && flops > PROBE_MIN_FLOPS)
-        pr = estimate(rn, cfg, r);
-    if (pr == PREPARED && !cancelled(cfg, r))
+    r->limit_s = cfg->launch_limit_s;
+    /* Without partial launches the probes are smaller sizes, before the asked one is prepared;
+       with them, the probes are parts of the asked one. */
+    if (want_estimate && !(rn->groups && rn->launch_part))
+        pr = estimate_by_size(rn, cfg, r);
+    if (pr == PREPARED && !cancelled(cfg, r)) {
+        progress(cfg, MEASURE_BUILDING, 0, 0, 0.0, 0.0);
         pr = rn->prepare(rn, w->size, &r->error);
+    }
+    if (pr == PREPARED && want_estimate && rn->groups && rn->launch_part && !r->cancelled)
+        pr = estimate_by_part(rn, cfg, r);
     if (r->cancelled)
         return;
     if (pr != PREPARED) {
@@ -364,7 +512,8 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
         return;
     }
     /* The first launch warms up and gives the result to verify. */
-    rc = rn->launch(rn, &t, &r->error);
+    progress(cfg, MEASURE_WARMUP, 1, 1, r->estimate_s, r->estimate_s);
+    rc = launch_timed(rn, &t, &wall, &r->error);
     if (rc < 0 || rn->fetch(rn, &r->error) < 0) {
         r->status = rc == LAUNCH_REFUSED ? RUN_REFUSED : RUN_ERROR;
         return;
@@ -376,21 +525,25 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
         return;
     }
     checksum = checksum_of(w->C, (size_t)(w->size.m * w->size.n));
-    start = now_seconds();
-    if (rn->launch(rn, &t, &r->error) < 0) {
-        r->status = RUN_ERROR;
-        return;
-    }
-    r->wall_s = (now_seconds() - start) / calls_per_launch(rn);
+    /* The count adapts to the first timed launch: the warm-up may have paid for one-time
+       work. Until then the warm-up's time gives the count the progress shows. */
     r->reps = timed_reps(cfg, t);
-    seconds = malloc((size_t)r->reps * sizeof *seconds);
-    gflops = malloc((size_t)r->reps * sizeof *gflops);
-    if (!seconds || !gflops)
+    most = cfg->reps > 0 ? cfg->reps : MEASURE_MAX_REPS;
+    seconds = malloc((size_t)most * sizeof *seconds);
+    gflops = malloc((size_t)most * sizeof *gflops);
+    walls = malloc((size_t)most * sizeof *walls);
+    if (!seconds || !gflops || !walls)
         abort();
     r->status = RUN_ERROR;  /* until every step below has passed */
     for (int i = 0; i < r->reps; i++) {
-        if (cancelled(cfg, r) || rn->launch(rn, &seconds[i], &r->error) < 0)
+        double each = i > 0 ? spent / i : wall;
+        progress(cfg, MEASURE_TIMED, i + 1, r->reps, each,
+                 each * (r->reps - i + (cfg->check_timing ? r->reps : 0)));
+        if (cancelled(cfg, r) || launch_timed(rn, &seconds[i], &walls[i], &r->error) < 0)
             goto done;
+        if (i == 0)
+            r->reps = timed_reps(cfg, seconds[0]);
+        spent += walls[i];
         gflops[i] = seconds[i] > 0.0 ? flops / seconds[i] * 1e-9 : 0.0;
     }
     /* An independent look at the same kernel: wall clock over a batch of launches. */
@@ -407,10 +560,14 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
         goto done;
     stats_compute(seconds, (size_t)r->reps, &r->seconds);
     stats_compute(gflops, (size_t)r->reps, &r->gflops);
+    stats_compute(walls, (size_t)r->reps, &wall_stats);
+    r->wall_s = wall_stats.median;
+    r->clocks_disagree = measure_wall_shown(r->seconds.median, r->wall_s, &shown, &disagreement);
     r->status = RUN_OK;
 done:
     free(seconds);
     free(gflops);
+    free(walls);
 }
 
 /* ---- lessons ---- */
@@ -443,6 +600,33 @@ static int host_launch(struct runner *self, double *seconds, struct error *e)
 
     (void)e;
     hostgemm_float(self->w->A, self->w->B, self->w->C, lr->size.m, lr->size.n, lr->size.k);
+    *seconds = now_seconds() - start;
+    return 0;
+}
+
+/* The host loop's "work-groups" are the rows of C: one core computes them one after the
+   other, each reading all of B, as in the whole product. */
+static bool host_groups(struct runner *self, size_t *groups, size_t *dims, size_t *resident,
+                        const char **unit)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+
+    groups[0] = (size_t)lr->size.m;
+    *dims = 1;
+    *resident = 1;
+    *unit = "rows";
+    return true;
+}
+
+static int host_launch_part(struct runner *self, size_t dim, size_t groups, double *seconds,
+                            struct error *e)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+    double start = now_seconds();
+
+    (void)dim;
+    (void)e;
+    hostgemm_float(self->w->A, self->w->B, self->w->C, (long long)groups, lr->size.n, lr->size.k);
     *seconds = now_seconds() - start;
     return 0;
 }
@@ -616,15 +800,15 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     return pr;
 }
 
-static int device_launch(struct runner *self, double *seconds, struct error *e)
+/* One launch of the NDRange global, waited for; its kernel time from profiling events. */
+static int device_enqueue(struct lesson_runner *lr, const size_t *global, double *seconds, struct error *e)
 {
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-    cl_command_queue q = self->w->cl->queue;
+    cl_command_queue q = lr->base.w->cl->queue;
     cl_event ev;
     cl_int rc;
     int result;
 
-    rc = clEnqueueNDRangeKernel(q, lr->kernel, (cl_uint)lr->g.dims, NULL, lr->g.global,
+    rc = clEnqueueNDRangeKernel(q, lr->kernel, (cl_uint)lr->g.dims, NULL, global,
                                 lr->g.has_local ? lr->g.local : NULL, 0, NULL, &ev);
     if (rc != CL_SUCCESS) {
         clerror_set(e, "clEnqueueNDRangeKernel", rc);
@@ -646,6 +830,56 @@ static int device_launch(struct runner *self, double *seconds, struct error *e)
     result = ocl_event_seconds(ev, seconds, e);
     clReleaseEvent(ev);
     return result;
+}
+
+static int device_launch(struct runner *self, double *seconds, struct error *e)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+    return device_enqueue(lr, lr->g.global, seconds, e);
+}
+
+/* The work-groups a device runs at once. A CPU device (POCL) runs one per compute unit, on
+   one thread each. A GPU runs several per compute unit: at most as many as fit its largest
+   work-group's work-items, taken here as the count, an upper bound (registers and local
+   memory may allow fewer): a probe with more groups than needed is only a longer probe. */
+static size_t resident_groups(const struct device_info *d, size_t group_items)
+{
+    size_t per_unit = 1;
+
+    if (!(d->type & CL_DEVICE_TYPE_CPU) && group_items > 0 && d->max_group > group_items)
+        per_unit = d->max_group / group_items;
+    return (size_t)(d->compute_units > 0 ? d->compute_units : 1) * per_unit;
+}
+
+static bool device_groups(struct runner *self, size_t *groups, size_t *dims, size_t *resident,
+                          const char **unit)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+
+    /* Without a work-group size the implementation chooses one, which a cut NDRange could
+       change: no partial launch. */
+    if (!lr->g.has_local)
+        return false;
+    for (size_t d = 0; d < lr->g.dims; d++)
+        groups[d] = lr->g.global[d] / lr->g.local[d];
+    *dims = lr->g.dims;
+    *resident = resident_groups(self->w->cl->device, lr->g.group_items);
+    *unit = "work-groups";
+    return true;
+}
+
+/* The same kernel and arguments on the full-size buffers, with fewer groups along dim: the
+   kernels index C by their global ids and use no global size, so this computes a part of C
+   exactly as the whole launch does. */
+static int device_launch_part(struct runner *self, size_t dim, size_t groups, double *seconds,
+                              struct error *e)
+{
+    struct lesson_runner *lr = (struct lesson_runner *)self;
+    size_t global[LESSON_MAX_DIMS];
+
+    memcpy(global, lr->g.global, sizeof global);
+    global[dim] = groups * lr->g.local[dim];
+    return device_enqueue(lr, global, seconds, e);
 }
 
 static int device_batch(struct runner *self, int count, double *seconds, struct error *e)
@@ -697,11 +931,15 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
         lr.base.prepare = host_prepare;
         lr.base.launch = host_launch;
         lr.base.batch = host_batch;
+        lr.base.groups = host_groups;
+        lr.base.launch_part = host_launch_part;
         lr.base.fetch = host_fetch;
     } else {
         lr.base.prepare = device_prepare;
         lr.base.launch = device_launch;
         lr.base.batch = device_batch;
+        lr.base.groups = device_groups;
+        lr.base.launch_part = device_launch_part;
         lr.base.fetch = device_fetch;
     }
     describe(r, l, ps);
@@ -711,8 +949,9 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
         return;
     }
     measure_run(&lr.base, cfg, r);
-    /* What was launched at the size asked for; a refusal on a probe's estimate launched nothing. */
-    if (memcmp(&lr.size, &w->size, sizeof w->size) == 0)
+    /* What was launched at the size asked for; a refusal on a probe's estimate did not launch
+       it whole. */
+    if (!r->refused_by_estimate && memcmp(&lr.size, &w->size, sizeof w->size) == 0)
         r->run = lr.g.run;
     if (lr.kernel)
         clReleaseKernel(lr.kernel);

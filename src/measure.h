@@ -15,6 +15,28 @@
 #include "stats.h"
 #include "verify.h"
 
+/* What measure_run is about to do, for a progress display (see measure_config.progress). */
+enum measure_phase {
+    MEASURE_PROBING,            /* a probe launch that estimates the launch time */
+    MEASURE_BUILDING,           /* building the kernel and uploading A and B at the asked size */
+    MEASURE_WARMUP,             /* the launch whose result is verified */
+    MEASURE_TIMED,              /* the timed launches */
+};
+
+struct measure_progress {
+    enum measure_phase phase;
+    int index;                  /* the launch about to start, from 1 (a probe's number while
+                                   probing); 0 while building */
+    int count;                  /* the launches of this phase; 0 when not known (probing,
+                                   building). Timed: adapts to the budget, so it may change
+                                   once, after the first timed launch */
+    double launch_s;            /* seconds per launch: the estimate before the warm-up, then
+                                   the mean host-clock time of the launches so far; while
+                                   probing, the previous probe's time; 0 when not known */
+    double left_s;              /* seconds left in this phase, this launch included (with
+                                   check_timing, the batch too); 0 when not known */
+};
+
 struct measure_config {
     double budget_s;            /* time for the timed launches; their count adapts to it */
     int reps;                   /* a fixed number of timed launches instead, when > 0 */
@@ -25,6 +47,11 @@ struct measure_config {
     const char *source;         /* the kernel's text instead of the lesson's file (the screen
                                    keeps the last copy that built); NULL: read the file */
     const atomic_int *cancel;   /* when given and set, stop between launches (r->cancelled) */
+    /* When given: called on the measuring thread before each launch (probes, the warm-up,
+       each timed launch) and before building, with no lock of measure.c's held; the first
+       timed call comes after the warm-up launch has been verified. ctx is progress_ctx. */
+    void (*progress)(void *ctx, const struct measure_progress *p);
+    void *progress_ctx;
 };
 
 void measure_config_defaults(struct measure_config *cfg);
@@ -47,11 +74,19 @@ struct run_result {
     int reps;
     struct stats gflops;        /* 2*M*N*K of the asked size over each launch's time */
     struct stats seconds;       /* each launch's time */
-    double wall_s;              /* one launch on the host clock, from enqueue to completion */
+    double wall_s;              /* median over the timed launches of each one's time on the host
+                                   clock, from enqueueing it until its wait returns */
+    bool clocks_disagree;       /* wall_s < seconds.median: the host clock measured less than the
+                                   device's profiling clock (see measure_wall_shown) */
     double batch_gflops;        /* with check_timing: over a batch of back-to-back launches,
                                    host clock to clFinish; 0 otherwise */
     int batch_count;            /* the launches (or calls) in that batch */
-    double estimate_s;          /* estimated launch time from a smaller size; 0 if none */
+    double estimate_s;          /* estimated launch time from a probe; 0 if none */
+    bool refused_by_estimate;   /* RUN_REFUSED because estimate_s > limit_s; error.msg gives the
+                                   estimate, what it came from and the limit, with no advice:
+                                   each front end adds how to allow it (report.c: --max-launch,
+                                   --force) */
+    double limit_s;             /* the launch_limit_s it was judged by */
     bool cancelled;             /* stopped by cfg->cancel: status RUN_ERROR, nothing measured */
 };
 
@@ -75,6 +110,29 @@ struct workspace {
 int workspace_init(struct workspace *w, struct ocl *cl, struct gemm_size size, uint64_t seed,
                    struct error *e);
 void workspace_free(struct workspace *w);
+
+/* The wall time to show beside a kernel time. A launch cannot take less than its kernel, so a
+   wall time below the kernel time means the host clock and the device's profiling clock
+   disagree: then *shown_s is the kernel time and *disagreement the shortfall as a fraction
+   of the kernel time (0.01: 1%), and it returns true. Otherwise *shown_s is wall_s,
+   *disagreement 0, and it returns false. */
+bool measure_wall_shown(double kernel_s, double wall_s, double *shown_s, double *disagreement);
+
+/* A probe that estimates a launch: the same kernel on the same full-size buffers, with only
+   some of the work-groups along one NDRange dimension. */
+struct probe_shape {
+    size_t dim;                 /* the dimension cut */
+    size_t groups;              /* work-groups kept along it */
+    size_t full;                /* of this many */
+    double scale;               /* the whole launch's time over the probe's */
+};
+
+/* The probe of step 0, 1, 2, ... (each doubles the groups of the one before) for a launch of
+   groups[d] work-groups along each of dims dimensions on a device that runs `resident`
+   work-groups at once. Returns false when there is no such step: its probe would have more
+   than half the groups along the dimension (at step 0: the launch is too small to be cut). */
+bool measure_probe_shape(const size_t *groups, size_t dims, size_t resident, int step,
+                         struct probe_shape *p);
 
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
                     const struct measure_config *cfg, struct run_result *r);
@@ -103,6 +161,14 @@ struct runner {
     /* count launches back to back, waited for once at the end; the host-clock time per
        launch. */
     int (*batch)(struct runner *self, int count, double *seconds, struct error *e);
+    /* Optional (NULL: the launch time is estimated from smaller sizes): after prepare at the
+       full size, the work-groups per NDRange dimension, how many the device runs at once
+       and what a group is called; false when that is not known. */
+    bool (*groups)(struct runner *self, size_t *groups, size_t *dims, size_t *resident,
+                   const char **unit);
+    /* Optional, with groups: one launch of the prepared product with only the first `groups`
+       work-groups along dimension dim, waited for; its duration as for launch. */
+    int (*launch_part)(struct runner *self, size_t dim, size_t groups, double *seconds, struct error *e);
     /* Copies the result of the last launch at the full size into w->C. */
     int (*fetch)(struct runner *self, struct error *e);
     struct workspace *w;

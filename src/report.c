@@ -133,6 +133,18 @@ static void csv_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* What the command line adds to a refusal by the time estimate: how to allow the launch. */
+#define ESTIMATE_HINT ": use --max-launch SECONDS or --force to run it anyway"
+
+/* The row's message as the command line shows it. */
+static const char *row_message(const struct run_result *r, char *buf, size_t len)
+{
+    if (!r->refused_by_estimate)
+        return r->error.msg;
+    snprintf(buf, len, "%s%s", r->error.msg, ESTIMATE_HINT);
+    return buf;
+}
+
 static void json_number(FILE *out, const char *key, double v)
 {
     fprintf(out, ", \"%s\": ", key);
@@ -167,7 +179,7 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
         fputs("device,lesson,title,params,m,n,k,run_m,run_n,run_k,status,gflops_median,gflops_q1,"
               "gflops_q3,gflops_min,gflops_max,kernel_ms_median,wall_ms,reps,max_error,tolerance,"
               "verification,estimate_s,batch_gflops,tuned,tuned_m,tuned_n,tuned_k,tuned_partial,"
-              "message\n", out);
+              "clocks_disagree,message\n", out);
         break;
     case FORMAT_JSON:
         fputs("{\n  \"device\": {\"name\": ", out);
@@ -189,6 +201,7 @@ void report_size_begin(struct report *rep, struct gemm_size s)
     run_result_init(&rep->best);
     rep->reference_gflops = 0.0;
     rep->notes[0] = '\0';
+    rep->clock_notes[0] = '\0';
     if (rep->format != FORMAT_TABLE)
         return;
     fprintf(rep->out, "\nSize %lldx%lldx%lld (M x N x K): %.3g GFLOP per product\n", s.m, s.n, s.k,
@@ -223,10 +236,21 @@ static void note(struct report *rep, const struct run_result *r)
         strcat(strcat(rep->notes, line), "\n");
 }
 
+/* A row whose wall time is shown as its kernel time: its footnote. */
+static void clock_note(struct report *rep, const char *label, const struct run_result *r, double disagreement)
+{
+    char line[160];
+
+    snprintf(line, sizeof line, "  %3s  host clock %.3f ms, %.3g%% below the kernel's %.3f ms\n", label,
+             r->wall_s * 1e3, 100.0 * disagreement, r->seconds.median * 1e3);
+    if (strlen(rep->clock_notes) + strlen(line) < sizeof rep->clock_notes)
+        strcat(rep->clock_notes, line);
+}
+
 static void table_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
-    char label[12];
+    char label[12], message[sizeof r->error.msg + sizeof ESTIMATE_HINT];
 
     if (r->lesson < 0)
         snprintf(label, sizeof label, "ref");
@@ -234,9 +258,13 @@ static void table_row(struct report *rep, const struct run_result *r)
         snprintf(label, sizeof label, "%d", r->lesson);
     fprintf(out, "%3s  %-28.28s  ", label, r->title);
     if (r->status == RUN_OK) {
-        fprintf(out, "%9.1f %4.0f%% %9.3f %9.3f  %.1e\n", r->gflops.median,
-                100.0 * stats_relative_spread(&r->gflops), r->seconds.median * 1e3, r->wall_s * 1e3,
-                r->verify.max_error);
+        double wall, disagreement;
+        bool marked = measure_wall_shown(r->seconds.median, r->wall_s, &wall, &disagreement);
+        fprintf(out, "%9.1f %4.0f%% %9.3f %9.3f%c %.1e\n", r->gflops.median,
+                100.0 * stats_relative_spread(&r->gflops), r->seconds.median * 1e3, wall * 1e3,
+                marked ? '*' : ' ', r->verify.max_error);
+        if (marked)
+            clock_note(rep, label, r, disagreement);
         if (r->batch_gflops > 0)
             fprintf(out, "     %.1f GFLOPS on the host clock over %d back-to-back %s (%+.1f%%)\n",
                     r->batch_gflops, r->batch_count, r->lesson < 0 ? "calls" : "launches",
@@ -244,7 +272,7 @@ static void table_row(struct report *rep, const struct run_result *r)
     } else {
         struct text_lines lines;
         fprintf(out, "%s\n", r->status == RUN_WRONG ? "WRONG RESULT (not timed)" : run_status_name(r->status));
-        text_layout(r->error.msg, 80 - 5, &lines);
+        text_layout(row_message(r, message, sizeof message), 80 - 5, &lines);
         for (size_t i = 0; i < lines.count; i++)
             fprintf(out, "     %s\n", lines.items[i].text);
         text_lines_free(&lines);
@@ -265,6 +293,7 @@ static void csv_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
     const struct verify_result *v = &r->verify;
+    char message[sizeof r->error.msg + sizeof ESTIMATE_HINT];
 
     csv_string(out, rep->device->name);
     fprintf(out, ",%d,", r->lesson);
@@ -289,13 +318,15 @@ static void csv_row(struct report *rep, const struct run_result *r)
                 r->origin.tuned.size.k, r->origin.tuned.complete ? "no" : "yes");
     else
         fputs(",no,,,,,", out);
-    csv_string(out, r->status == RUN_OK ? "" : r->error.msg);
+    fprintf(out, "%s,", r->status != RUN_OK ? "" : r->clocks_disagree ? "yes" : "no");
+    csv_string(out, r->status == RUN_OK ? "" : row_message(r, message, sizeof message));
     fputc('\n', out);
 }
 
 static void json_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
+    char message[sizeof r->error.msg + sizeof ESTIMATE_HINT];
 
     fprintf(out, "%s\n    {\"lesson\": %d, \"title\": ", rep->rows ? "," : "", r->lesson);
     json_string(out, r->title);
@@ -317,6 +348,7 @@ static void json_row(struct report *rep, const struct run_result *r)
         json_number(out, "gflops_max", r->gflops.max);
         json_number(out, "kernel_ms_median", r->seconds.median * 1e3);
         json_number(out, "wall_ms", r->wall_s * 1e3);
+        fprintf(out, ", \"clocks_disagree\": %s", r->clocks_disagree ? "true" : "false");
         fprintf(out, ", \"reps\": %d", r->reps);
     }
     if (r->status == RUN_OK || r->status == RUN_WRONG) {
@@ -330,7 +362,7 @@ static void json_row(struct report *rep, const struct run_result *r)
         json_number(out, "batch_gflops", r->batch_gflops);
     if (r->status != RUN_OK) {
         fputs(", \"message\": ", out);
-        json_string(out, r->error.msg);
+        json_string(out, row_message(r, message, sizeof message));
         if (r->error.detail) {
             fputs(", \"build_log\": ", out);
             json_string(out, r->error.detail);
@@ -361,6 +393,10 @@ void report_size_end(struct report *rep)
 {
     if (rep->format != FORMAT_TABLE)
         return;
+    if (rep->clock_notes[0])
+        fprintf(rep->out, "* wall ms shows the kernel time where the host clock measured less\n"
+                          "  than the device's profiling clock (the two clocks disagreed):\n%s",
+                rep->clock_notes);
     if (rep->notes[0])
         fprintf(rep->out, "Parameters:\n%s", rep->notes);
     if (rep->best.gflops.median > 0) {
@@ -385,7 +421,7 @@ void report_end(struct report *rep)
 
 void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step *st)
 {
-    char params[256];
+    char params[256], message[sizeof st->result->error.msg + sizeof ESTIMATE_HINT];
     int width = snprintf(NULL, 0, "%zu", st->space);
 
     param_set_format(l, st->params, params, sizeof params);
@@ -394,7 +430,8 @@ void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step 
         fprintf(out, "%10.1f GFLOPS%s%s\n", st->result->gflops.median, st->best ? "  best so far" : "",
                 st->from_log ? "  (earlier run)" : "");
     else
-        fprintf(out, "%s: %s%s\n", run_status_name(st->result->status), st->result->error.msg,
+        fprintf(out, "%s: %s%s\n", run_status_name(st->result->status),
+                row_message(st->result, message, sizeof message),
                 st->from_log ? "  (earlier run)" : "");
     fflush(out);
 }

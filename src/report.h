@@ -26,6 +26,7 @@ struct report {
     struct run_result best;     /* the fastest lesson of the current size */
     double reference_gflops;    /* CLBlast at the current size, 0 if none */
     char notes[4096];           /* parameters and padding of the current size's rows */
+    char clock_notes[2048];     /* rows of the current size whose clocks disagreed */
 };
 
 void report_begin(struct report *rep, FILE *out, enum report_format format,

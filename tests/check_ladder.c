@@ -220,7 +220,8 @@ START_TEST(test_broken_kernels)
 }
 END_TEST
 
-/* A launch estimated to exceed the limit is refused with the estimate, unless forced. */
+/* A launch estimated to exceed the limit is refused with the estimate, what it came from and
+   the limit, and no command-line advice (each front end adds its own); unless forced. */
 START_TEST(test_launch_limit)
 {
     const struct lesson *l = lesson_set_find(&lessons, 1);
@@ -237,8 +238,111 @@ START_TEST(test_launch_limit)
     run_result_init(&r);
     measure_lesson(&w, l, NULL, &cfg, &r);
     ck_assert_int_eq(r.status, RUN_REFUSED);
+    ck_assert(r.refused_by_estimate);
+    ck_assert(r.limit_s == cfg.launch_limit_s);
     ck_assert(r.estimate_s > cfg.launch_limit_s);
-    ck_assert(strstr(r.error.msg, "--force") != NULL);
+    /* Estimated from a part of the launch itself, not from a smaller size. */
+    ck_assert_msg(strstr(r.error.msg, "estimated from the first ") != NULL &&
+                  strstr(r.error.msg, " work-groups") != NULL, "%s", r.error.msg);
+    ck_assert_msg(strstr(r.error.msg, "the limit is 1e-06 s") != NULL, "%s", r.error.msg);
+    ck_assert_msg(strstr(r.error.msg, "--") == NULL, "%s", r.error.msg);
+    ck_assert(r.run.m == 0);
+    run_result_free(&r);
+    /* Forced: no estimate, measured. */
+    cfg.force = true;
+    run_result_init(&r);
+    measure_lesson(&w, l, NULL, &cfg, &r);
+    ck_assert_msg(r.status == RUN_OK, "%s", r.error.msg);
+    ck_assert(!r.refused_by_estimate);
+    ck_assert(r.estimate_s == 0.0);
+    run_result_free(&r);
+    workspace_free(&w);
+}
+END_TEST
+
+/* A refusal for another reason is not one by the estimate. */
+START_TEST(test_refused_not_by_estimate)
+{
+    struct lesson_set set;
+    struct run_result r;
+    struct error e;
+    char dir[4200];
+
+    error_init(&e);
+    snprintf(dir, sizeof dir, "%s/tests/broken", top_srcdir);
+    ck_assert_msg(lesson_set_load(dir, &set, &e) == 0, "%s", e.msg);
+    run(broken(&set, 94), NULL, (struct gemm_size){ 64, 48, 40 }, &r);
+    ck_assert_int_eq(r.status, RUN_REFUSED);
+    ck_assert(!r.refused_by_estimate);
+    run_result_free(&r);
+    lesson_set_free(&set);
+}
+END_TEST
+
+#define MAX_CALLS 64
+
+struct calls {
+    struct measure_progress p[MAX_CALLS];
+    int n;
+};
+
+static void record(void *ctx, const struct measure_progress *p)
+{
+    struct calls *c = ctx;
+
+    if (c->n < MAX_CALLS)
+        c->p[c->n] = *p;
+    c->n++;
+}
+
+/* The progress callback: building, probes with growing numbers (lesson 2 at 512 is large
+   enough to be estimated first), the warm-up, then each timed launch in order, counted out
+   of the number of timed launches. */
+START_TEST(test_progress)
+{
+    const struct lesson *l = lesson_set_find(&lessons, 2);
+    const struct gemm_size s = { 512, 512, 512 };
+    struct workspace w;
+    struct measure_config cfg;
+    struct run_result r;
+    struct calls c;
+    struct error e;
+    int i = 0, probes = 0;
+
+    error_init(&e);
+    memset(&c, 0, sizeof c);
+    measure_config_defaults(&cfg);
+    cfg.reps = 3;
+    cfg.progress = record;
+    cfg.progress_ctx = &c;
+    ck_assert(workspace_init(&w, &cl, s, 1, &e) == 0);
+    run_result_init(&r);
+    measure_lesson(&w, l, NULL, &cfg, &r);
+    ck_assert_msg(r.status == RUN_OK, "%s", r.error.msg);
+    ck_assert(r.estimate_s > 0.0);
+    ck_assert(c.n <= MAX_CALLS);
+    ck_assert_int_eq(c.p[i].phase, MEASURE_BUILDING);
+    for (i = 1; i < c.n && c.p[i].phase == MEASURE_PROBING; i++) {
+        ck_assert_int_eq(c.p[i].index, ++probes);
+        ck_assert_int_eq(c.p[i].count, 0);
+    }
+    ck_assert_int_ge(probes, 1);
+    ck_assert_int_eq(c.p[i].phase, MEASURE_WARMUP);
+    ck_assert_int_eq(c.p[i].index, 1);
+    ck_assert_int_eq(c.p[i].count, 1);
+    ck_assert(c.p[i].launch_s == r.estimate_s);
+    i++;
+    ck_assert_int_eq(c.n - i, r.reps);
+    for (int k = 0; k < r.reps; k++, i++) {
+        ck_assert_int_eq(c.p[i].phase, MEASURE_TIMED);
+        ck_assert_int_eq(c.p[i].index, k + 1);
+        ck_assert_int_eq(c.p[i].count, r.reps);
+        ck_assert(c.p[i].launch_s > 0.0);
+        ck_assert(c.p[i].left_s >= c.p[i].launch_s * (r.reps - k) * 0.999);
+    }
+    /* The wall time is the median of the timed launches' host-clock times. */
+    ck_assert(r.wall_s > 0.0);
+    ck_assert(r.clocks_disagree == (r.wall_s < r.seconds.median));
     run_result_free(&r);
     workspace_free(&w);
 }
@@ -259,6 +363,8 @@ static Suite *ladder_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_broken_kernels);
     tcase_add_test(tc, test_launch_limit);
+    tcase_add_test(tc, test_refused_not_by_estimate);
+    tcase_add_test(tc, test_progress);
     suite_add_tcase(s, tc);
     return s;
 }

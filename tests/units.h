@@ -22,5 +22,6 @@ Suite *chart_suite(void);
 Suite *diff_suite(void);
 Suite *highlight_suite(void);
 Suite *results_suite(void);
+Suite *measure_suite(void);
 
 #endif
