@@ -592,12 +592,32 @@ static const char *job_name(enum session_job job)
     return job == JOB_ALL ? "all lessons" : job == JOB_SWEEP ? "sweep" : "tuning";
 }
 
+/* Where a slow run is: "launch 2 of 3, about 35 s each, 70 s left"; empty while its
+   launches are quick or before it says. */
+static void progress_text(const struct session_view *v, char *buf, size_t len)
+{
+    const struct measure_progress *p = &v->progress;
+    double since = now_seconds() - v->progress_at, left = p->left_s - since;
+
+    buf[0] = '\0';
+    if (!v->busy || p->launch_s < 0.5)
+        return;
+    if (p->phase == MEASURE_PROBING)
+        snprintf(buf, len, ", estimating: probe %d took %.1f s", p->index - 1, p->launch_s);
+    else if (p->phase == MEASURE_WARMUP)
+        snprintf(buf, len, ", warm-up launch, about %.0f s", p->launch_s);
+    else if (p->phase == MEASURE_TIMED && p->count > 0)
+        snprintf(buf, len, ", launch %d of %d, about %.0f s each, %.0f s left", p->index, p->count, p->launch_s,
+                 left > 0.0 ? left : 0.0);
+}
+
 /* The status line: what runs now, with progress for a series; a series of another lesson
    than the one on screen names its lesson. */
 static void draw_status(int y, int x, int w, const struct screen_model *m)
 {
     const struct session_view *v = m->view;
     double now = now_seconds();
+    char slow[160];
 
     if (!v->busy && v->paused) {
         puts_at(y, x, w, crt_utf8() ? "\u23f8 paused (space resumes)" : "paused (space resumes)",
@@ -613,11 +633,16 @@ static void draw_status(int y, int x, int w, const struct screen_model *m)
                      elapsed / (double)v->job_done * (double)(v->job_total - v->job_done));
         if (lesson >= 0)
             snprintf(whose, sizeof whose, " lesson %d", m->lessons->items[lesson].number);
-        printf_at(y, x, w, crt_attr(ROLE_EMPHASIS), "%s%s: %zu of %zu, %.0f s%s", job_name(v->job), whose,
-                  v->job_done + 1 > v->job_total ? v->job_total : v->job_done + 1, v->job_total, elapsed, left);
+        progress_text(v, slow, sizeof slow);
+        printf_at(y, x, w, crt_attr(ROLE_EMPHASIS), "%s%s: %zu of %zu, %.0f s%s%s", job_name(v->job), whose,
+                  v->job_done + 1 > v->job_total ? v->job_total : v->job_done + 1, v->job_total, elapsed, left,
+                  slow);
         return;
     }
-    if (v->busy)
+    progress_text(v, slow, sizeof slow);
+    if (v->busy && slow[0])     /* a slow launch: where it is, in the room there is */
+        printf_at(y, x, w, crt_attr(ROLE_EMPHASIS), "%s %s", crt_utf8() ? "\u25b6" : ">", slow + 2);
+    else if (v->busy)
         printf_at(y, x, w, crt_attr(ROLE_DIM), "%s %s (%.1f s)", crt_utf8() ? "\u25b6" : ">", v->activity,
                   now - v->activity_started);
     else if (v->live_stopped)

@@ -120,7 +120,7 @@ static void summary_of_run(struct summary *f, const struct run_result *r)
     f->status = r->status;
     f->launches = r->reps;
     f->runs = 1;
-    f->estimate_s = r->status == RUN_REFUSED ? r->estimate_s : 0.0;
+    f->estimate_s = r->refused_by_estimate ? r->estimate_s : 0.0;
     set_text(f->params, sizeof f->params, r->params);
     if (r->status == RUN_OK) {
         f->median = f->latest = r->gflops.median;
@@ -190,13 +190,27 @@ static void restart_live(struct session *s)
     publish(s);
 }
 
-static struct measure_config config(const struct session *s, double budget)
+/* Called by the measurement on the worker thread, without the lock: where the run is. */
+static void on_progress(void *ctx, const struct measure_progress *p)
+{
+    struct session *s = ctx;
+
+    pthread_mutex_lock(&s->lock);
+    s->view.progress = *p;
+    s->view.progress_at = now_seconds();
+    publish(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static struct measure_config config(struct session *s, double budget)
 {
     struct measure_config cfg = s->cfg.measure;
 
     if (!s->cfg.budget_given)
         cfg.budget_s = budget;
     cfg.cancel = &s->cancel;
+    cfg.progress = on_progress;
+    cfg.progress_ctx = s;
     return cfg;
 }
 
@@ -211,6 +225,7 @@ static void set_activity(struct session *s, const char *fmt, ...)
     va_end(ap);
     s->view.busy = true;
     s->view.activity_started = now_seconds();
+    memset(&s->view.progress, 0, sizeof s->view.progress);
     publish(s);
 }
 

@@ -97,6 +97,8 @@ struct session_view {
     bool busy;
     char activity[256];         /* "measuring lesson 9 at 1024x1024x1024" */
     double activity_started;    /* now_seconds() */
+    struct measure_progress progress;   /* of the run in progress (zero until it reports) */
+    double progress_at;         /* when it last reported */
     enum session_job job;
     size_t job_done, job_total; /* steps of the series */
     double job_started;

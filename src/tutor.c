@@ -940,9 +940,14 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     /* The screen stays up, saying what it waits for, while a running launch ends. */
     session_view(t.session, t.view);
     if (t.view->busy && !t.layout.too_small) {
+        const struct measure_progress *p = &t.view->progress;
+        double left = p->launch_s - (now_seconds() - t.view->progress_at);
         char text[512];
-        snprintf(text, sizeof text, "quitting: waiting for the running launch to end (%s for %.0f s; at most "
-                 "%.0f s more)", t.view->activity, now_seconds() - t.view->activity_started, STOP_WAIT_S);
+        if (p->launch_s > 0.0 && left > 0.0)
+            snprintf(text, sizeof text, "quitting: waiting for the running launch (about %.0f s; at most %.0f s)",
+                     left, STOP_WAIT_S);
+        else
+            snprintf(text, sizeof text, "quitting: waiting for the running launch (at most %.0f s)", STOP_WAIT_S);
         panes_draw_closing(&t.layout.keys, text);
         refresh();
     }
