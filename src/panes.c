@@ -922,12 +922,12 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
             int need = (int)(str_columns(value, strlen(value)) + str_columns(spread, strlen(spread))) + 4;
             value_w = need > value_w ? need : value_w;
         }
-    label_w = in->w - 2 - 8 - value_w;
+    label_w = in->w - 3 - 8 - value_w;
     label_w = label_w > 24 ? 24 : label_w < 10 ? 10 : label_w;
     for (size_t i = 0; i < shown; i++) {
         const struct bar *b = &bars[i];
         const struct summary *f = b->fig;
-        int y = in->y + row + 1 + (int)i, x = in->x, bar_w = in->w - label_w - 2 - value_w;
+        int y = in->y + row + 1 + (int)i, x = in->x, bar_w = in->w - label_w - 3 - value_w;
         bool current = b->index == m->lesson;
         char label[128], bar[LINE_BYTES], value[48], spread[32], mark = ' ';
         if (b->index >= 0 && f->have && !f->stale && v->changed[b->index])
@@ -940,8 +940,8 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         bar_label(m, b, label, sizeof label);
         put_label(y, x, label_w, label, current ? crt_attr(ROLE_EMPHASIS) : 0);
         if (mark != ' ')
-            printf_at(y, x + label_w, 1, crt_attr(ROLE_EMPHASIS), "%c", mark);
-        x += label_w + 2;
+            printf_at(y, x + label_w + 1, 1, crt_attr(ROLE_EMPHASIS), "%c", mark);
+        x += label_w + 3;
         if (!f->have) {
             puts_at(y, x, in->x + in->w - x, "measuring...", crt_attr(ROLE_DIM));
         } else if (f->stale) {
