@@ -711,7 +711,8 @@ static void say_spread(const struct diagram *d, char *buf, size_t len)
         say_runs(&s, d->run_cols, step_cols);
 }
 
-/* "local: ▤ A 128x16, ▥ B 17x128", the tiles' glyphs as their keys. */
+/* "local: ▤ A 128x16, ▥ B 17x128", the tiles' glyphs as their keys; "local: ▤A 128x16,
+   ▥B 17x128" when brief. */
 static void say_local(const struct diagram *d, bool brief, const struct glyphs *g, char *buf, size_t len)
 {
     struct str s;
@@ -722,10 +723,10 @@ static void say_local(const struct diagram *d, bool brief, const struct glyphs *
         str_appendf(&s, "", " x%lld", d->local_copies);
     str_appendf(&s, "", ":");
     if (d->has_local_a)
-        str_appendf(&s, " ", "%s A %lldx%lld", g->tile_a, d->local_a_rows, d->local_a_cols);
+        str_appendf(&s, " ", "%s%sA %lldx%lld", g->tile_a, brief ? "" : " ", d->local_a_rows, d->local_a_cols);
     if (d->has_local_b)
-        str_appendf(&s, d->has_local_a ? ", " : " ", "%s B %lldx%lld", g->tile_b, d->local_b_rows,
-                    d->local_b_cols);
+        str_appendf(&s, d->has_local_a ? ", " : " ", "%s%sB %lldx%lld", g->tile_b, brief ? "" : " ",
+                    d->local_b_rows, d->local_b_cols);
     if (!brief && d->local_copies > 1)
         str_appendf(&s, "", ", %lld copies", d->local_copies);
     if (!d->has_local_a && !d->has_local_b && d->local_bytes)
@@ -745,7 +746,7 @@ static void legend_text(const struct diagram *d, const struct glyphs *g, bool br
     struct str s;
 
     if (d->local_copies > 1)
-        snprintf(where, sizeof where, brief ? " (%lld copies)" : " (local, %lld copies)", d->local_copies);
+        snprintf(where, sizeof where, brief ? " (%lld copies each)" : " (local, %lld copies)", d->local_copies);
     else if (!brief)
         snprintf(where, sizeof where, " (local)");
     snprintf(keys[n++], sizeof keys[0], brief ? "%s group 0, item 0" : "%s work-group 0 and work-item 0", g->mark);

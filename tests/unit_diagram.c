@@ -480,7 +480,7 @@ START_TEST(test_diagram_draw_legend)
     ck_assert(drawn(n, DIAGRAM_TILE_A_UTF8 " A tile 132x8 (local, 2 copies)"));
     ck_assert(drawn(n, DIAGRAM_TILE_B_UTF8 " B tile 8x128"));
     n = draw_checked(&d, 40, 12, false, "lesson 13 compact");
-    ck_assert(drawn(n, "local x2: = A 132x8, | B 8x128"));
+    ck_assert(drawn(n, "local x2: =A 132x8, |B 8x128"));
 }
 END_TEST
 
