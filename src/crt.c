@@ -49,6 +49,9 @@ static const struct role_style styles[ROLE_COUNT] = {
     [ROLE_GOOD] = { COLOR_GREEN, -1, A_NORMAL, A_NORMAL },
     [ROLE_SELECTED] = { COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
     [ROLE_MARK] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
+    [ROLE_TILE_A] = { COLOR_GREEN, -1, A_NORMAL, A_NORMAL },
+    [ROLE_TILE_B] = { COLOR_MAGENTA, -1, A_NORMAL, A_NORMAL },
+    [ROLE_PADDING] = { -1, -1, A_DIM, A_DIM },
 };
 
 static void setup_roles(void)

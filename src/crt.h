@@ -39,6 +39,9 @@ enum role {
     ROLE_GOOD,          /* a notice of success */
     ROLE_SELECTED,      /* the chosen line of a picker */
     ROLE_MARK,          /* the highlighted group and item of the layout drawing */
+    ROLE_TILE_A,        /* the layout drawing's tile of A in local memory */
+    ROLE_TILE_B,        /* its tile of B */
+    ROLE_PADDING,       /* its padding, beyond the C asked for */
     ROLE_COUNT
 };
 

@@ -2,6 +2,7 @@
    text drawing of C cut into work-groups and of one work-group cut into work-items. */
 #include "diagram.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -88,48 +89,50 @@ static int read_layout(const struct lesson *l, const struct param_set *ps, struc
     return 0;
 }
 
+/* a * b, refused when it does not fit in 64 bits: a lesson file may give any values. */
+static int product(const char *what, long long a, long long b, long long *r, struct error *e)
+{
+    if (__builtin_mul_overflow(a, b, r)) {
+        error_set(e, "%s: %lld x %lld does not fit in 64 bits", what, a, b);
+        return -1;
+    }
+    return 0;
+}
+
 /* Floats of local memory per work-group: the tiles and the local(...) arguments, a tile held
    by an argument of exactly its size counted once (lessons/FORMAT). */
-static unsigned long long local_floats(const struct lesson *l, const struct diagram *d)
+static int local_floats(const struct lesson *l, const struct diagram *d, unsigned long long *floats,
+                        struct error *e)
 {
-    long long tiles[2] = {
-        d->has_local_a ? d->local_copies * d->local_a_rows * d->local_a_cols : 0,
-        d->has_local_b ? d->local_copies * d->local_b_rows * d->local_b_cols : 0,
-    };
-    unsigned long long floats = 0;
+    long long tiles[2] = { d->local_a_floats, d->local_b_floats };
 
+    *floats = 0;
     for (size_t i = 0; i < l->nargs; i++) {
         long long v = d->g.arg_values[i];
         if (l->args[i].kind != ARG_LOCAL)
             continue;
-        floats += (unsigned long long)v;
+        if (__builtin_add_overflow(*floats, (unsigned long long)v, floats))
+            goto too_many;
         for (int t = 0; t < 2; t++)
             if (tiles[t] == v) {
                 tiles[t] = 0;
                 break;
             }
     }
-    return floats + (unsigned long long)(tiles[0] + tiles[1]);
+    for (int t = 0; t < 2; t++)
+        if (__builtin_add_overflow(*floats, (unsigned long long)tiles[t], floats))
+            goto too_many;
+    return 0;
+too_many:
+    error_set(e, "local memory: the floats of the tiles and local(...) arguments: their sum does not fit in "
+                 "64 bits");
+    return -1;
 }
 
+/* Without a + b - 1, which overflows for a tile near the largest value. */
 static long long cdiv(long long a, long long b)
 {
-    return (a + b - 1) / b;
-}
-
-static void count(const struct lesson *l, struct diagram *d)
-{
-    const struct geometry *g = &d->g;
-    double groups;
-
-    if (d->has_tile) {
-        d->groups_m = cdiv(g->run.m, d->tile_rows);
-        d->groups_n = cdiv(g->run.n, d->tile_cols);
-    }
-    d->outputs_per_item = d->has_item ? d->item_rows * d->item_cols : 0;
-    d->local_bytes = sizeof(float) * local_floats(l, d);
-    groups = g->has_local ? (double)g->groups : (double)(d->groups_m * d->groups_n);
-    d->loads_per_flop = d->has_loads && groups > 0 ? (double)d->loads * groups / gemm_flops(g->run) : -1.0;
+    return a / b + (a % b != 0);
 }
 
 /* Work-items along the rows and the columns of a tile. */
@@ -143,6 +146,48 @@ static long long items_n(const struct diagram *d)
     return d->tile_cols / d->item_cols;
 }
 
+/* The products of the layout lines, each checked, then the ratios (in doubles). */
+static int count(const struct lesson *l, struct diagram *d, struct error *e)
+{
+    const struct geometry *g = &d->g;
+    unsigned long long floats;
+    long long a;
+    double groups, asked, run;
+
+    if (d->has_tile) {
+        d->groups_m = cdiv(g->run.m, d->tile_rows);
+        d->groups_n = cdiv(g->run.n, d->tile_cols);
+        if (product("work-groups", d->groups_m, d->groups_n, &d->tile_groups, e) < 0 ||
+            product("tile", d->groups_m, d->tile_rows, &d->cover_rows, e) < 0 ||
+            product("tile", d->groups_n, d->tile_cols, &d->cover_cols, e) < 0)
+            return -1;
+    }
+    if (d->has_item && product("item", d->item_rows, d->item_cols, &d->outputs_per_item, e) < 0)
+        return -1;
+    if (d->has_tile && d->has_item && d->tile_rows % d->item_rows == 0 && d->tile_cols % d->item_cols == 0 &&
+        product("tile", items_m(d), items_n(d), &d->tile_items, e) < 0)
+        return -1;
+    if (d->has_local_a && (product("local-a", d->local_copies, d->local_a_rows, &a, e) < 0 ||
+                           product("local-a", a, d->local_a_cols, &d->local_a_floats, e) < 0))
+        return -1;
+    if (d->has_local_b && (product("local-b", d->local_copies, d->local_b_rows, &a, e) < 0 ||
+                           product("local-b", a, d->local_b_cols, &d->local_b_floats, e) < 0))
+        return -1;
+    if (local_floats(l, d, &floats, e) < 0)
+        return -1;
+    if (floats > ULLONG_MAX / sizeof(float)) {
+        error_set(e, "local memory: 4 bytes x %llu floats does not fit in 64 bits", floats);
+        return -1;
+    }
+    d->local_bytes = sizeof(float) * floats;
+    groups = g->has_local ? (double)g->groups : (double)d->tile_groups;
+    d->bytes_per_flop = d->has_loads && groups > 0 ? 4.0 * (double)d->loads * groups / gemm_flops(g->run) : -1.0;
+    asked = gemm_flops(g->asked);
+    run = gemm_flops(g->run);
+    d->padding_share = g->padded && run > asked ? 1.0 - asked / run : 0.0;
+    return 0;
+}
+
 /* Lines of one lesson file that disagree: worth saying, since the drawing trusts them. */
 static void check_layout(struct diagram *d)
 {
@@ -150,11 +195,10 @@ static void check_layout(struct diagram *d)
 
     if (!g->has_local || !d->has_tile)
         return;
-    if ((size_t)(d->groups_m * d->groups_n) != g->groups)
+    if (d->tile_groups < 0 || (unsigned long long)d->tile_groups != g->groups)
         warn(d, "tiles of %lldx%lld make %lld work-groups, but the NDRange has %zu", d->tile_rows,
-             d->tile_cols, d->groups_m * d->groups_n, g->groups);
-    if (d->has_item && (d->tile_rows % d->item_rows != 0 || d->tile_cols % d->item_cols != 0 ||
-                        (size_t)(items_m(d) * items_n(d)) != g->group_items))
+             d->tile_cols, d->tile_groups, g->groups);
+    if (d->has_item && (d->tile_items == 0 || (unsigned long long)d->tile_items != g->group_items))
         warn(d, "a tile of %lldx%lld is not %zu work-items of %lldx%lld", d->tile_rows, d->tile_cols,
              g->group_items, d->item_rows, d->item_cols);
 }
@@ -178,14 +222,14 @@ int diagram_compute(const struct lesson *l, const struct param_set *ps, struct g
                     const struct diagram_limits *limits, struct diagram *d, struct error *e)
 {
     memset(d, 0, sizeof *d);
-    d->loads_per_flop = -1.0;
+    d->bytes_per_flop = -1.0;
     if (l->engine == ENGINE_HOST) {
         error_set(e, "the host reference runs on one CPU core: no work-groups");
         return -1;
     }
-    if (geometry_compute(l, ps, size, &d->g, e) < 0 || read_layout(l, ps, d, e) < 0)
+    if (geometry_compute(l, ps, size, &d->g, e) < 0 || read_layout(l, ps, d, e) < 0 ||
+        count(l, d, e) < 0)
         return -1;
-    count(l, d);
     check_layout(d);
     if (limits)
         check_limits(d, limits);
@@ -206,7 +250,8 @@ int diagram_compute(const struct lesson *l, const struct param_set *ps, struct g
 struct glyphs {
     const char *mark;           /* the first work-group; the first work-item's outputs */
     const char *shade[2];       /* the other cells, alternating so that neighbours stay apart */
-    const char *tile;           /* the tiles in local memory */
+    const char *tile_a, *tile_b;    /* the tiles in local memory: unlike without colour */
+    const char *pad;            /* C beyond the size asked for */
     const char *more_cols;      /* more cells to the right than are drawn */
     const char *more_rows;      /* more cells below */
 };
@@ -214,11 +259,35 @@ struct glyphs {
 static const struct glyphs utf8_glyphs = {
     DIAGRAM_MARK_UTF8,
     { "\xe2\x96\x91", "\xe2\x96\x92" },     /* light and medium shade */
-    "\xe2\x96\x93",                         /* dark shade */
+    DIAGRAM_TILE_A_UTF8,
+    DIAGRAM_TILE_B_UTF8,
+    DIAGRAM_PAD_UTF8,
     "\xe2\x80\xa6",                         /* horizontal ellipsis */
     "\xe2\x8b\xae",                         /* vertical ellipsis */
 };
-static const struct glyphs ascii_glyphs = { DIAGRAM_MARK_ASCII, { ".", ":" }, "=", ">", "v" };
+static const struct glyphs ascii_glyphs = {
+    DIAGRAM_MARK_ASCII, { ".", ":" }, DIAGRAM_TILE_A_ASCII, DIAGRAM_TILE_B_ASCII, DIAGRAM_PAD_ASCII, ">", "v",
+};
+
+enum diagram_glyph diagram_glyph_at(const char *s, bool utf8, size_t *len)
+{
+    const struct glyphs *g = utf8 ? &utf8_glyphs : &ascii_glyphs;
+    const struct {
+        const char *glyph;
+        enum diagram_glyph kind;
+    } kinds[] = {
+        { g->mark, DIAGRAM_GLYPH_MARK },
+        { g->tile_a, DIAGRAM_GLYPH_TILE_A },
+        { g->tile_b, DIAGRAM_GLYPH_TILE_B },
+        { g->pad, DIAGRAM_GLYPH_PAD },
+    };
+
+    *len = str_prefix(s, 1);
+    for (size_t i = 0; *len && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strlen(kinds[i].glyph) == *len && memcmp(s, kinds[i].glyph, *len) == 0)
+            return kinds[i].kind;
+    return DIAGRAM_GLYPH_TEXT;
+}
 
 /* A page of characters, one per column, so that no line can grow past the width. */
 struct canvas {
@@ -335,6 +404,7 @@ struct segment {
     enum segment_kind kind;
     int parity;                 /* neighbouring cells get different shades */
     int len;                    /* rows or columns */
+    long long first, per;       /* the rows (columns) of C it stands for: per from first; per 0: not told */
 };
 
 #define TRACK_SEGMENTS 64
@@ -344,11 +414,12 @@ struct track {
     int n, len;
 };
 
-static void track_add(struct track *t, enum segment_kind kind, int parity, int len)
+static void track_add(struct track *t, enum segment_kind kind, int parity, int len, long long first,
+                      long long per)
 {
     if (t->n == TRACK_SEGMENTS)
         return;
-    t->seg[t->n++] = (struct segment){ kind, parity, len };
+    t->seg[t->n++] = (struct segment){ kind, parity, len, first, per };
     t->len += len;
 }
 
@@ -357,24 +428,29 @@ static long long cells_shown(long long count, int len, int max_len)
 {
     long long shown = count;
 
-    if (count * len > max_len)
+    if (count > max_len / len)
         shown = (max_len - 1) / len;
     if (shown > TRACK_SEGMENTS / 2 - 1)
         shown = TRACK_SEGMENTS / 2 - 1;
     return shown > 0 ? shown : 1;
 }
 
-/* units cells side by side (work-groups, or work-items of one block each), the first marked
-   when mark. */
-static void track_units(struct track *t, long long units, int len, bool mark, int max_len)
+/* units cells side by side (work-groups, or work-items of one block each), each standing for
+   per rows (columns) of C, the first marked when mark. When not all fit and keep_last, the
+   last one is drawn after the MORE mark, so that the edge of C shows. */
+static void track_units(struct track *t, long long units, long long per, int len, bool mark, bool keep_last,
+                        int max_len)
 {
     long long shown = cells_shown(units, len, max_len);
+    bool last = keep_last && shown < units && shown >= 2;
 
     memset(t, 0, sizeof *t);
-    for (long long i = 0; i < shown; i++)
-        track_add(t, i == 0 && mark ? MINE : OTHER, (int)(i % 2), len);
+    for (long long i = 0; i < shown - last; i++)
+        track_add(t, i == 0 && mark ? MINE : OTHER, (int)(i % 2), len, i * per, per);
     if (shown < units && t->len < max_len)
-        track_add(t, MORE, 0, 1);
+        track_add(t, MORE, 0, 1, 0, 0);
+    if (last)
+        track_add(t, OTHER, (int)((units - 1) % 2), len, (units - 1) * per, per);
 }
 
 /* A work-item whose block comes in rounds runs (lessons/FORMAT, item-run): in each round its
@@ -385,20 +461,36 @@ static void track_runs(struct track *t, long long rounds, int len, int max_len)
 
     memset(t, 0, sizeof *t);
     for (long long i = 0; i < shown; i++) {
-        track_add(t, MINE, 0, len);
-        track_add(t, OTHER, 1, len);
+        track_add(t, MINE, 0, len, 0, 0);
+        track_add(t, OTHER, 1, len, 0, 0);
     }
     if (shown < rounds && t->len < max_len)
-        track_add(t, MORE, 0, 1);
+        track_add(t, MORE, 0, 1, 0, 0);
 }
 
 static bool track_complete(const struct track *t)
 {
-    return t->n == 0 || t->seg[t->n - 1].kind != MORE;
+    for (int i = 0; i < t->n; i++)
+        if (t->seg[i].kind == MORE)
+            return false;
+    return true;
 }
 
+/* Whether the i-th row (column) of a segment lies at or past edge, a row (column) of C;
+   edge 0: no edge. */
+static bool beyond(const struct segment *s, int i, long long edge)
+{
+    return edge > 0 && s->per > 0 &&
+           (double)s->first + ((double)i + 0.5) * (double)s->per / (double)s->len >= (double)edge;
+}
+
+/* C's edges in a grid of work-groups: what lies beyond them is drawn as padding. */
+struct edges {
+    long long rows, cols;       /* 0: none */
+};
+
 static void paint_cell(struct canvas *c, int row, int col, const struct segment *r, const struct segment *k,
-                       const struct glyphs *g)
+                       const struct glyphs *g, const struct edges *edge)
 {
     if (r->kind == MORE) {
         if (k->kind != MORE)
@@ -406,13 +498,20 @@ static void paint_cell(struct canvas *c, int row, int col, const struct segment 
     } else if (k->kind == MORE) {
         canvas_fill(c, row, col, r->len, 1, g->more_cols);
     } else {
+        /* The padding shows in the marked cell too, but for its first character, so that the
+           mark stays where the whole cell is padding but for a sliver. */
         bool mine = r->kind == MINE && k->kind == MINE;
-        canvas_fill(c, row, col, r->len, k->len, mine ? g->mark : g->shade[(r->parity + k->parity) % 2]);
+        for (int i = 0; i < r->len; i++)
+            for (int j = 0; j < k->len; j++)
+                canvas_put(c, row + i, col + j,
+                           (beyond(r, i, edge->rows) || beyond(k, j, edge->cols)) && (!mine || i + j > 0) ? g->pad
+                           : mine ? g->mark
+                                  : g->shade[(r->parity + k->parity) % 2]);
     }
 }
 
 static void paint_grid(struct canvas *c, int top, int left, const struct track *rows,
-                       const struct track *cols, const struct glyphs *g)
+                       const struct track *cols, const struct glyphs *g, const struct edges *edge)
 {
     int row = top;
 
@@ -421,7 +520,7 @@ static void paint_grid(struct canvas *c, int top, int left, const struct track *
         for (int j = 0; j < cols->n; j++) {
             /* Under cells one column wide, a mark under every other one reads as "more". */
             if (rows->seg[i].kind != MORE || col - last_more >= 2) {
-                paint_cell(c, row, col, &rows->seg[i], &cols->seg[j], g);
+                paint_cell(c, row, col, &rows->seg[i], &cols->seg[j], g, edge);
                 last_more = col;
             }
             col += cols->seg[j].len;
@@ -441,17 +540,19 @@ static void cell_shape(long long rows, long long cols, int *w, int *h)
     *h = ratio >= 1.0 ? 1 : (int)lround(1.0 / ratio);
 }
 
-/* units_m x units_n cells of w x h, enlarged (up to 3 times) while all of them still fit. */
+/* units_m x units_n cells of w x h, each standing for per_m x per_n of C, enlarged (up to 3
+   times) while all of them still fit. */
 static void grid_units(struct track *rows, struct track *cols, long long units_m, long long units_n,
-                       int w, int h, bool mark, int max_w, int max_h)
+                       long long per_m, long long per_n, int w, int h, bool mark, bool keep_last, int max_w,
+                       int max_h)
 {
     if (w > max_w)
         w = max_w;
     if (h > max_h)
         h = max_h;
     for (int scale = 3; scale >= 1; scale--) {
-        track_units(rows, units_m, h * scale, mark, max_h);
-        track_units(cols, units_n, w * scale, mark, max_w);
+        track_units(rows, units_m, per_m, h * scale, mark, keep_last, max_h);
+        track_units(cols, units_n, per_n, w * scale, mark, keep_last, max_w);
         if (track_complete(rows) && track_complete(cols) && rows->len <= max_h && cols->len <= max_w)
             return;
     }
@@ -461,6 +562,7 @@ static void grid_units(struct track *rows, struct track *cols, long long units_m
 struct panel {
     struct text title;
     struct track rows, cols;
+    struct edges edge;          /* where C ends in a grid of work-groups */
     int a_w, a_h, b_w, b_h;
     int width, height;
 };
@@ -484,10 +586,10 @@ static void paint_panel(struct canvas *c, int top, int left, const struct panel 
 
     for (int i = 0; i < p->title.n; i++)
         canvas_text(c, top + i, left, p->title.line[i]);
-    canvas_fill(c, row, left + grid_left(p), p->b_h, p->b_w, g->tile);
+    canvas_fill(c, row, left + grid_left(p), p->b_h, p->b_w, g->tile_b);
     row += p->b_h;
-    canvas_fill(c, row, left, p->a_h, p->a_w, g->tile);
-    paint_grid(c, row, left + grid_left(p), &p->rows, &p->cols, g);
+    canvas_fill(c, row, left, p->a_h, p->a_w, g->tile_a);
+    paint_grid(c, row, left + grid_left(p), &p->rows, &p->cols, g, &p->edge);
 }
 
 /* ---- what the labels say ---- */
@@ -503,23 +605,49 @@ static bool runs_spread(const struct diagram *d)
     return d->has_item && (d->run_rows < d->item_rows || d->run_cols < d->item_cols);
 }
 
+/* "60%": never 0% or 100% for a share that is neither. */
+static void say_share(double share, char *buf, size_t len)
+{
+    double percent = 100.0 * share;
+
+    if (percent < 0.5)
+        snprintf(buf, len, "under 1%%");
+    else if (percent >= 99.5)
+        snprintf(buf, len, "over 99%%");
+    else
+        snprintf(buf, len, "%.0f%%", percent);
+}
+
 static void say_size(const struct diagram *d, char *buf, size_t len)
 {
     snprintf(buf, len, "C %lldx%lld", d->g.asked.m, d->g.asked.n);
 }
 
-static void say_padding(const struct diagram *d, char *buf, size_t len)
-{
-    const struct gemm_size *r = &d->g.run;
-
-    snprintf(buf, len, "padded to %lldx%lldx%lld", r->m, r->n, r->k);
-}
-
 /* Lessons that handle the edges in the kernel run whole tiles that stick out of C. */
 static bool sticks_out(const struct diagram *d)
 {
-    return d->has_tile &&
-           (d->groups_m * d->tile_rows != d->g.run.m || d->groups_n * d->tile_cols != d->g.run.n);
+    return d->has_tile && (d->cover_rows != d->g.run.m || d->cover_cols != d->g.run.n);
+}
+
+/* Whether the grid of work-groups has a part beyond the C asked for. */
+static bool beyond_c(const struct diagram *d)
+{
+    return d->has_tile && (d->cover_rows > d->g.asked.m || d->cover_cols > d->g.asked.n);
+}
+
+/* The padding's key: "╱ padded to 128x128x32: 60% of the work", or when brief "╱ padding:
+   60% of the work"; without the glyph where only K is padded, which the grid cannot show. */
+static void say_padding(const struct diagram *d, const struct glyphs *g, bool brief, char *buf, size_t len)
+{
+    const struct gemm_size *r = &d->g.run;
+    const char *glyph = beyond_c(d) ? g->pad : "", *blank = beyond_c(d) ? " " : "";
+    char share[16];
+
+    say_share(d->padding_share, share, sizeof share);
+    if (brief)
+        snprintf(buf, len, "%s%spadding: %s of the work", glyph, blank, share);
+    else
+        snprintf(buf, len, "%s%spadded to %lldx%lldx%lld: %s of the work", glyph, blank, r->m, r->n, r->k, share);
 }
 
 static void say_groups(const struct diagram *d, bool brief, char *buf, size_t len)
@@ -536,14 +664,14 @@ static void say_groups(const struct diagram *d, bool brief, char *buf, size_t le
     else
         str_appendf(&s, "", brief ? "%s left to OpenCL" : "%s of the implementation's choice", what);
     if (!brief && sticks_out(d))
-        str_appendf(&s, "", " covering %lldx%lld", d->groups_m * d->tile_rows, d->groups_n * d->tile_cols);
+        str_appendf(&s, "", " covering %lldx%lld", d->cover_rows, d->cover_cols);
 }
 
 static void say_items(const struct diagram *d, bool brief, char *buf, size_t len)
 {
     const char *what = brief ? "items" : "work-items";
 
-    if (d->has_item && d->tile_rows % d->item_rows == 0 && d->tile_cols % d->item_cols == 0)
+    if (d->has_item && d->tile_items > 0)
         snprintf(buf, len, "%lldx%lld %s of %lldx%lld", items_m(d), items_n(d), what, d->item_rows,
                  d->item_cols);
     else if (d->g.has_local)
@@ -583,7 +711,9 @@ static void say_spread(const struct diagram *d, char *buf, size_t len)
         say_runs(&s, d->run_cols, step_cols);
 }
 
-static void say_local(const struct diagram *d, bool brief, char *buf, size_t len)
+/* "local: ▤ A 128x16, ▥ B 17x128", the tiles' glyphs as their keys; "local: ▤A 128x16,
+   ▥B 17x128" when brief. */
+static void say_local(const struct diagram *d, bool brief, const struct glyphs *g, char *buf, size_t len)
 {
     struct str s;
 
@@ -593,9 +723,10 @@ static void say_local(const struct diagram *d, bool brief, char *buf, size_t len
         str_appendf(&s, "", " x%lld", d->local_copies);
     str_appendf(&s, "", ":");
     if (d->has_local_a)
-        str_appendf(&s, " ", "A %lldx%lld", d->local_a_rows, d->local_a_cols);
+        str_appendf(&s, " ", "%s%sA %lldx%lld", g->tile_a, brief ? "" : " ", d->local_a_rows, d->local_a_cols);
     if (d->has_local_b)
-        str_appendf(&s, d->has_local_a ? ", " : " ", "B %lldx%lld", d->local_b_rows, d->local_b_cols);
+        str_appendf(&s, d->has_local_a ? ", " : " ", "%s%sB %lldx%lld", g->tile_b, brief ? "" : " ",
+                    d->local_b_rows, d->local_b_cols);
     if (!brief && d->local_copies > 1)
         str_appendf(&s, "", ", %lld copies", d->local_copies);
     if (!d->has_local_a && !d->has_local_b && d->local_bytes)
@@ -604,33 +735,76 @@ static void say_local(const struct diagram *d, bool brief, char *buf, size_t len
         str_appendf(&s, " ", describes_layout(d) ? "none" : "unknown");
 }
 
+/* The legend of the two panels, each glyph before what it stands for, in lines of at most
+   width columns: "█ work-group 0 and work-item 0  ▤ A tile 128x16 (local)  ▥ B tile 17x128
+   ╱ padding", or when brief "█ group 0, item 0  ▤ A tile 128x16  ▥ B tile 17x128". A key is
+   split only when it is wider than a line. */
+static void legend_text(const struct diagram *d, const struct glyphs *g, bool brief, int width, struct text *t)
+{
+    char keys[4][TEXT_BYTES / 2], line[TEXT_BYTES], where[48] = "";
+    int n = 0;
+    struct str s;
+
+    if (d->local_copies > 1)
+        snprintf(where, sizeof where, brief ? " (%lld copies each)" : " (local, %lld copies)", d->local_copies);
+    else if (!brief)
+        snprintf(where, sizeof where, " (local)");
+    snprintf(keys[n++], sizeof keys[0], brief ? "%s group 0, item 0" : "%s work-group 0 and work-item 0", g->mark);
+    if (d->has_local_a)
+        snprintf(keys[n++], sizeof keys[0], "%s A tile %lldx%lld%s", g->tile_a, d->local_a_rows, d->local_a_cols,
+                 d->has_local_b && brief ? "" : where);
+    if (d->has_local_b)
+        snprintf(keys[n++], sizeof keys[0], "%s B tile %lldx%lld%s", g->tile_b, d->local_b_rows, d->local_b_cols,
+                 d->has_local_a && !brief ? "" : where);
+    if (d->g.padded)
+        say_padding(d, g, brief, keys[n++], sizeof keys[0]);
+    else if (beyond_c(d))
+        snprintf(keys[n++], sizeof keys[0], "%s beyond C's edge", g->pad);
+    str_init(&s, line, sizeof line);
+    for (int i = 0; i < n; i++) {
+        int columns = (int)str_columns(keys[i], strlen(keys[i]));
+        if (s.len > 0 && (int)str_columns(line, s.len) + 2 + columns > width) {
+            text_add(t, line);
+            str_init(&s, line, sizeof line);
+        }
+        if (columns > width) {
+            text_wrap(t, keys[i], width, "  ");
+            continue;
+        }
+        str_appendf(&s, s.len > 0 ? "  " : "", "%s", keys[i]);
+    }
+    if (s.len > 0)
+        text_add(t, line);
+}
+
 /* ---- the panels and the compact drawing ---- */
 
 /* C cut into work-groups, within height and, but for a long word, width; false when the grid
-   gets less than two rows. */
+   gets less than two rows. What lies beyond the C asked for is drawn as padding; the last
+   group is drawn even where the grid ends in an ellipsis, so that this part shows. */
 static bool plan_c(const struct diagram *d, int width, int height, struct panel *p)
 {
     char say[TEXT_BYTES];
     int w, h, max_w = width < GRID_MAX_COLUMNS ? width : GRID_MAX_COLUMNS, max_h;
+    bool edge = beyond_c(d);
 
     memset(p, 0, sizeof *p);
     say_size(d, say, sizeof say);
     text_wrap(&p->title, say, width, "");
-    if (d->g.padded) {
-        say_padding(d, say, sizeof say);
-        text_wrap(&p->title, say, width, "");
-    }
     say_groups(d, false, say, sizeof say);
     text_wrap(&p->title, say, width, "");
     max_h = height - p->title.n < GRID_MAX_ROWS ? height - p->title.n : GRID_MAX_ROWS;
     if (max_h < 2 || max_w < 4)
         return false;
     if (d->has_tile) {
+        if (edge)
+            p->edge = (struct edges){ d->g.asked.m, d->g.asked.n };
         cell_shape(d->tile_rows, d->tile_cols, &w, &h);
-        grid_units(&p->rows, &p->cols, d->groups_m, d->groups_n, w, h, true, max_w, max_h);
+        grid_units(&p->rows, &p->cols, d->groups_m, d->groups_n, d->tile_rows, d->tile_cols, w, h, true, edge,
+                   max_w, max_h);
     } else {
         cell_shape(d->g.run.m, d->g.run.n, &w, &h);
-        grid_units(&p->rows, &p->cols, 1, 1, w * max_h / h, max_h, false, max_w, max_h);
+        grid_units(&p->rows, &p->cols, 1, 1, 0, 0, w * max_h / h, max_h, false, false, max_w, max_h);
     }
     panel_measure(p);
     return true;                /* as wide as its longest word: the caller sees p->width */
@@ -641,14 +815,16 @@ static void plan_items(const struct diagram *d, struct panel *p, int max_w, int 
 {
     int w, h;
 
-    if (!d->has_item) {
+    if (!d->has_item || d->tile_items == 0) {
         cell_shape(d->tile_rows, d->tile_cols, &w, &h);
-        grid_units(&p->rows, &p->cols, 1, 1, w * max_h / h, max_h, false, max_w, max_h);
+        grid_units(&p->rows, &p->cols, 1, 1, d->tile_rows, d->tile_cols, w * max_h / h, max_h, false, false,
+                   max_w, max_h);
         return;
     }
     if (!runs_spread(d)) {
         cell_shape(d->item_rows, d->item_cols, &w, &h);
-        grid_units(&p->rows, &p->cols, items_m(d), items_n(d), w, h, true, max_w, max_h);
+        grid_units(&p->rows, &p->cols, items_m(d), items_n(d), d->item_rows, d->item_cols, w, h, true, false,
+                   max_w, max_h);
         return;
     }
     /* Each dimension in runs or as blocks; cells of 2 columns by 1 row, enlarged while all fit. */
@@ -656,42 +832,62 @@ static void plan_items(const struct diagram *d, struct panel *p, int max_w, int 
         if (d->run_rows < d->item_rows)
             track_runs(&p->rows, d->item_rows / d->run_rows, scale, max_h);
         else
-            track_units(&p->rows, items_m(d), scale, true, max_h);
+            track_units(&p->rows, items_m(d), d->item_rows, scale, true, false, max_h);
         if (d->run_cols < d->item_cols)
             track_runs(&p->cols, d->item_cols / d->run_cols, 2 * scale, max_w);
         else
-            track_units(&p->cols, items_n(d), 2 * scale, true, max_w);
+            track_units(&p->cols, items_n(d), d->item_cols, 2 * scale, true, false, max_w);
         if (track_complete(&p->rows) && track_complete(&p->cols) && p->rows.len <= max_h &&
             p->cols.len <= max_w)
             return;
     }
 }
 
-static int clamp(long v, int lo, int hi)
+static int clamp(double v, int lo, int hi)
 {
     return v < lo ? lo : v > hi ? hi : (int)v;
 }
 
-/* A tile of local memory beside the grid: as long as the grid where they share a dimension of
-   C, scaled like it along K. */
+/* Room for a tile of local memory beside the grid of C, in proportion to the matrices: along
+   K it takes span of total (the tile's side along K plus C's side beside it). */
+static int tile_room(long long span, long long side, int total)
+{
+    return clamp(lround((double)total * (double)span / ((double)span + (double)side)), 1, total / 2);
+}
+
+/* The scale rule: the panel of one work-group draws C's tile and the tiles of A and B at one
+   scale, sx columns of the screen per column of a matrix and sy rows per row, set by the grid
+   of work-items (which stands for the whole tile of C even where it ends in an ellipsis):
+   sx = cols.len / tile_cols, sy = rows.len / tile_rows. A tile of r x c is then
+   lround(sy * r) rows by lround(sx * c) columns, at least 1 of each, whichever matrix it
+   belongs to: so A's rows line up with C's, B's columns with C's, and a tile of A and one of
+   B of equal size are drawn at equal size. A side longer than its room (A: a_max columns and
+   the grid's rows; B: b_max rows and the grid's columns) is cut there, and tiles of equal
+   size are cut alike, so that they still look alike. */
 static void plan_tiles(const struct diagram *d, struct panel *p, int a_max, int b_max)
 {
-    double per_row = (double)p->rows.len / (double)d->tile_rows;
-    double per_col = (double)p->cols.len / (double)d->tile_cols;
+    double sy = (double)p->rows.len / (double)d->tile_rows, sx = (double)p->cols.len / (double)d->tile_cols;
 
     if (d->has_local_a) {
-        p->a_w = clamp(lround(per_col * (double)d->local_a_cols), 1, a_max);
-        p->a_h = clamp(lround(per_row * (double)d->local_a_rows), 1, p->rows.len);
+        p->a_h = clamp(lround(sy * (double)d->local_a_rows), 1, p->rows.len);
+        p->a_w = clamp(lround(sx * (double)d->local_a_cols), 1, a_max);
     }
     if (d->has_local_b) {
-        p->b_h = clamp(lround(per_row * (double)d->local_b_rows), 1, b_max);
-        p->b_w = clamp(lround(per_col * (double)d->local_b_cols), 1, p->cols.len);
+        p->b_h = clamp(lround(sy * (double)d->local_b_rows), 1, b_max);
+        p->b_w = clamp(lround(sx * (double)d->local_b_cols), 1, p->cols.len);
+    }
+    if (d->has_local_a && d->has_local_b && d->local_a_rows == d->local_b_rows &&
+        d->local_a_cols == d->local_b_cols) {
+        p->a_h = p->b_h = p->a_h < p->b_h ? p->a_h : p->b_h;
+        p->a_w = p->b_w = p->a_w < p->b_w ? p->a_w : p->b_w;
     }
 }
 
 /* One work-group cut into its work-items, with its tiles in local memory, within width x
-   height; false when it does not fit. */
-static bool plan_group(const struct diagram *d, int width, int height, struct panel *p)
+   height; false when it does not fit. When brief, the title leaves out the group's size, which
+   the other panel gives. */
+static bool plan_group(const struct diagram *d, int width, int height, bool brief, const struct glyphs *g,
+                       struct panel *p)
 {
     char say[TEXT_BYTES];
     int room, a_max = 0, b_max = 0, max_w, max_h;
@@ -700,25 +896,23 @@ static bool plan_group(const struct diagram *d, int width, int height, struct pa
     if (width < 8)
         return false;
     snprintf(say, sizeof say, "one work-group: %lldx%lld of C", d->tile_rows, d->tile_cols);
-    text_wrap(&p->title, say, width, "");
+    if (!brief)
+        text_wrap(&p->title, say, width, "");
     say_items(d, false, say, sizeof say);
     text_wrap(&p->title, say, width, "");
     if (runs_spread(d)) {
         say_spread(d, say, sizeof say);
         text_wrap(&p->title, say, width, "");
     }
-    say_local(d, false, say, sizeof say);
-    text_wrap(&p->title, say, width, "");
+    if (!d->has_local_a && !d->has_local_b) {   /* the tiles' sizes are in the legend */
+        say_local(d, false, g, say, sizeof say);
+        text_wrap(&p->title, say, width, "");
+    }
     room = height - p->title.n;
-    /* Room for the tiles, in proportion to the tile of C they stand beside. */
-    if (d->has_local_b) {
-        double share = (double)d->local_b_rows / (double)(d->tile_rows + d->local_b_rows);
-        b_max = clamp(lround(room * share), 1, 3);
-    }
-    if (d->has_local_a) {
-        double share = (double)d->local_a_cols / (double)(d->tile_cols + d->local_a_cols);
-        a_max = clamp(lround(width * share), 1, width / 3);
-    }
+    if (d->has_local_b)
+        b_max = tile_room(d->local_b_rows, d->tile_rows, room);
+    if (d->has_local_a)
+        a_max = tile_room(d->local_a_cols, d->tile_cols, width - 1);
     max_h = room - b_max < GRID_MAX_ROWS ? room - b_max : GRID_MAX_ROWS;
     max_w = width - (a_max ? a_max + 1 : 0);
     if (max_w > GRID_MAX_COLUMNS)
@@ -738,6 +932,7 @@ static int paint_compact(const struct diagram *d, struct canvas *c, int room, co
     struct track rows, cols;
     char say[TEXT_BYTES], part[TEXT_BYTES / 2];
     int w, h;
+    struct edges edge = { 0, 0 };
 
     say_groups(d, true, part, sizeof part);
     snprintf(say, sizeof say, "C: %s", part);
@@ -748,22 +943,29 @@ static int paint_compact(const struct diagram *d, struct canvas *c, int room, co
         text_add(&t, say);
     }
     if (d->g.padded) {
-        say_padding(d, say, sizeof say);
+        say_padding(d, g, true, say, sizeof say);
         text_add(&t, say);
     }
-    say_local(d, true, say, sizeof say);
+    say_local(d, true, g, say, sizeof say);
     text_add(&t, say);
+    if (d->has_tile) {
+        snprintf(say, sizeof say, "%s group 0", g->mark);
+        text_add(&t, say);
+    }
     if (t.n > room)
         t.n = room;
     if (d->has_tile) {
+        if (beyond_c(d))
+            edge = (struct edges){ d->g.asked.m, d->g.asked.n };
         cell_shape(d->tile_rows, d->tile_cols, &w, &h);
-        track_units(&rows, d->groups_m, 1, true, t.n);
-        track_units(&cols, d->groups_n, w < COMPACT_COLUMNS ? w : COMPACT_COLUMNS, true, COMPACT_COLUMNS);
+        track_units(&rows, d->groups_m, d->tile_rows, 1, true, beyond_c(d), t.n);
+        track_units(&cols, d->groups_n, d->tile_cols, w < COMPACT_COLUMNS ? w : COMPACT_COLUMNS, true,
+                    beyond_c(d), COMPACT_COLUMNS);
     } else {
-        track_units(&rows, 1, t.n, false, t.n);
-        track_units(&cols, 1, COMPACT_COLUMNS - 1, false, COMPACT_COLUMNS);
+        track_units(&rows, 1, 0, t.n, false, false, t.n);
+        track_units(&cols, 1, 0, COMPACT_COLUMNS - 1, false, false, COMPACT_COLUMNS);
     }
-    paint_grid(c, 0, 0, &rows, &cols, g);
+    paint_grid(c, 0, 0, &rows, &cols, g, &edge);
     for (int i = 0; i < t.n; i++)
         canvas_text(c, i, cols.len + 1, t.line[i]);
     return t.n > rows.len ? t.n : rows.len;
@@ -774,11 +976,19 @@ static int paint_picture(const struct diagram *d, struct canvas *c, int room, co
 {
     struct panel pc, pg;
 
-    if (d->has_tile && plan_c(d, (c->cols - GAP) * 2 / 5, room, &pc) &&
-        pc.width + GAP < c->cols && plan_group(d, c->cols - GAP - pc.width, room, &pg)) {
-        paint_panel(c, 0, 0, &pc, g);
-        paint_panel(c, 0, pc.width + GAP, &pg, g);
-        return pc.height > pg.height ? pc.height : pg.height;
+    /* The legend and the titles in full, else the legend brief, else both, else the compact
+       drawing. */
+    for (int brief = 0; d->has_tile && brief < 3; brief++) {
+        struct text legend = { .n = 0 };
+        int panels;
+        legend_text(d, g, brief > 0, c->cols, &legend);
+        panels = room - legend.n;
+        if (panels > 0 && plan_c(d, (c->cols - GAP) * 2 / 5, panels, &pc) && pc.width + GAP < c->cols &&
+            plan_group(d, c->cols - GAP - pc.width, panels, brief > 1, g, &pg)) {
+            paint_panel(c, 0, 0, &pc, g);
+            paint_panel(c, 0, pc.width + GAP, &pg, g);
+            return paint_text(c, pc.height > pg.height ? pc.height : pg.height, &legend);
+        }
     }
     if (!d->has_tile && plan_c(d, c->cols, room, &pc) && pc.width <= c->cols) {
         paint_panel(c, 0, 0, &pc, g);
@@ -830,7 +1040,7 @@ static void say_bytes(unsigned long long bytes, char *buf, size_t len)
     snprintf(buf, len, "%llu B (%.*s KiB)", bytes, (int)n, kib);
 }
 
-/* "0.00781 (1/128)": the fraction where it is exact, as it is for whole tiles. */
+/* "0.0312 (1/32)": the fraction where it is exact, as it is for whole tiles. */
 static void say_ratio(double ratio, char *buf, size_t len)
 {
     double inverse = 1.0 / ratio;
@@ -878,9 +1088,23 @@ static void figure_text(const struct diagram *d, int width, struct text *t)
     say_local_bytes(d, t, width);
     snprintf(value, sizeof value, "%lld (%lld x %lld)", d->outputs_per_item, d->item_rows, d->item_cols);
     figure(t, width, "outputs/item", d->has_item ? value : "unknown (no item line)", "unknown");
-    if (d->loads_per_flop >= 0)
-        say_ratio(d->loads_per_flop, value, sizeof value);
-    figure(t, width, "loads/flop", d->loads_per_flop >= 0 ? value : "unknown (no loads line)", "unknown");
+    if (d->g.padded) {
+        char share[16], brief[TEXT_BYTES / 4];
+        say_share(d->padding_share, share, sizeof share);
+        snprintf(value, sizeof value, "%s of the work (%lldx%lldx%lld run for %lldx%lldx%lld)", share, g->run.m,
+                 g->run.n, g->run.k, g->asked.m, g->asked.n, g->asked.k);
+        snprintf(brief, sizeof brief, "%s of the work", share);
+        figure(t, width, "padding", value, brief);
+    }
+    /* Memory traffic in one unit, that of the lessons (see bytes_per_flop in diagram.h). */
+    if (d->bytes_per_flop >= 0) {
+        char ratio[TEXT_BYTES / 4];
+        say_ratio(d->bytes_per_flop, ratio, sizeof ratio);
+        snprintf(value, sizeof value, "%s from global memory", ratio);
+        figure(t, width, "bytes/flop", value, ratio);
+    } else {
+        figure(t, width, "bytes/flop", "unknown (no loads line)", "unknown");
+    }
 }
 
 static void warning_text(const struct diagram *d, int width, struct text *t)

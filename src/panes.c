@@ -531,11 +531,18 @@ static int draw_wrapped(const struct rect *in, int row, const char *text, int at
     return row;
 }
 
-/* Draws a line of the diagram, its highlighted cells in their role's colour. */
+/* Draws a line of the diagram, its highlighted cells, its tiles of A and B and its padding
+   each in their role's colour (diagram_glyph_at tells them apart). */
 static void draw_diagram_line(int y, int x, int w, const char *line, const struct diagram *d)
 {
-    const char *mark = crt_utf8() ? "\u2588" : "#";
-    size_t mark_len = strlen(mark);
+    static const int roles[] = {
+        [DIAGRAM_GLYPH_TEXT] = ROLE_NORMAL,
+        [DIAGRAM_GLYPH_MARK] = ROLE_MARK,
+        [DIAGRAM_GLYPH_TILE_A] = ROLE_TILE_A,
+        [DIAGRAM_GLYPH_TILE_B] = ROLE_TILE_B,
+        [DIAGRAM_GLYPH_PAD] = ROLE_PADDING,
+    };
+    bool utf8 = crt_utf8();
     int used = 0, warn = 0;
 
     for (int i = 0; i < d->nwarnings; i++)
@@ -545,13 +552,14 @@ static void draw_diagram_line(int y, int x, int w, const char *line, const struc
         return;
     }
     while (*line && used < w) {
-        const char *next = strstr(line, mark);
-        size_t plain = next ? (size_t)(next - line) : strlen(line);
-        used += put(y, x + used, w - used, line, plain, A_NORMAL);
-        if (!next)
-            break;
-        used += put(y, x + used, w - used, next, mark_len, crt_attr(ROLE_MARK));
-        line = next + mark_len;
+        size_t len, run = 0;
+        enum diagram_glyph kind = diagram_glyph_at(line, utf8, &len);
+        /* A run of characters of one kind, drawn at once. */
+        do
+            run += len;
+        while (line[run] && diagram_glyph_at(line + run, utf8, &len) == kind);
+        used += put(y, x + used, w - used, line, run, crt_attr((enum role)roles[kind]));
+        line += run;
     }
 }
 

@@ -49,7 +49,7 @@ static void compute(int number, struct gemm_size size, const char *name, long lo
 
 static void assert_figures(const struct diagram *d, long long groups_m, long long groups_n,
                            size_t group_items, unsigned long long local_bytes, long long outputs,
-                           double loads_per_flop)
+                           double bytes_per_flop)
 {
     ck_assert_int_eq(d->groups_m, groups_m);
     ck_assert_int_eq(d->groups_n, groups_n);
@@ -57,23 +57,25 @@ static void assert_figures(const struct diagram *d, long long groups_m, long lon
     ck_assert_uint_eq(d->g.group_items, group_items);
     ck_assert_uint_eq(d->local_bytes, local_bytes);
     ck_assert_int_eq(d->outputs_per_item, outputs);
-    ck_assert_double_eq_tol(d->loads_per_flop, loads_per_flop, 1e-12);
+    ck_assert_double_eq_tol(d->bytes_per_flop, bytes_per_flop, 1e-12);
     ck_assert_int_eq(d->nwarnings, 0);
 }
 
 /* Lesson 1, TS = 16: a work-item per element of C, each reading a row of A and a column of B,
-   2K floats for 2K flops. No local memory. At 1000x700 M and N are padded to 1008x704 (the
+   2K floats (8K bytes) for 2K flops: 4 bytes per flop. No local memory. At 1000x700 M and N are padded to 1008x704 (the
    multiples of 16), K stays 300. */
 START_TEST(test_diagram_naive)
 {
     struct diagram d;
 
     compute(1, cube, NULL, 0, NULL, &d);
-    assert_figures(&d, 64, 64, 256, 0, 1, 1.0);
+    assert_figures(&d, 64, 64, 256, 0, 1, 4.0);
     ck_assert(!d.g.padded);
+    ck_assert(d.padding_share == 0.0);
     compute(1, odd, NULL, 0, NULL, &d);
-    assert_figures(&d, 63, 44, 256, 0, 1, 1.0);
+    assert_figures(&d, 63, 44, 256, 0, 1, 4.0);
     ck_assert(d.g.padded);
+    ck_assert_double_eq_tol(d.padding_share, 1.0 - 1000.0 * 700 / (1008.0 * 704), 1e-12);
     ck_assert_int_eq(d.g.run.m, 1008);
     ck_assert_int_eq(d.g.run.n, 704);
     ck_assert_int_eq(d.g.run.k, 300);
@@ -82,14 +84,14 @@ END_TEST
 
 /* Lesson 4, WG = 32, a 1-D NDRange of N work-items: a group computes 32 whole rows of C (one
    per work-item), reads its 32 rows of A once (32N floats) and every column of B once into
-   bcol (N*N), which is the local(N) argument: 4N bytes. Loads per flop (32N + N*N) * N/32 /
-   (2N^3) = (32 + N) / (64 N). 1000x700x300 is padded to the square 1024. */
+   bcol (N*N), which is the local(N) argument: 4N bytes. Bytes per flop 4 (32N + N*N) * N/32 /
+   (2N^3) = (32 + N) / (16 N). 1000x700x300 is padded to the square 1024. */
 START_TEST(test_diagram_row_local_b)
 {
     struct diagram d;
 
     compute(4, cube, NULL, 0, NULL, &d);
-    assert_figures(&d, 32, 1, 32, 4 * 1024, 1024, (32.0 + 1024) / (64.0 * 1024));
+    assert_figures(&d, 32, 1, 32, 4 * 1024, 1024, (32.0 + 1024) / (16.0 * 1024));
     ck_assert_int_eq(d.tile_rows, 32);
     ck_assert_int_eq(d.tile_cols, 1024);
     ck_assert_int_eq(d.local_b_rows, 1024);
@@ -97,40 +99,41 @@ START_TEST(test_diagram_row_local_b)
     ck_assert(!d.has_local_a);
     ck_assert_uint_eq(d.g.dims, 1);
     compute(4, odd, NULL, 0, NULL, &d);
-    assert_figures(&d, 32, 1, 32, 4 * 1024, 1024, (32.0 + 1024) / (64.0 * 1024));
+    assert_figures(&d, 32, 1, 32, 4 * 1024, 1024, (32.0 + 1024) / (16.0 * 1024));
     ck_assert(d.g.padded);
     ck_assert_int_eq(d.g.run.k, 1024);
 }
 END_TEST
 
 /* Lesson 5, TS = 16: Atile and Btile of 16x16 floats, 2 KiB; per step of 16 along K a group
-   reads both tiles, 2*16*K floats for 2*16*16*K flops: 1/16. Padded to 1008x704x304. */
+   reads both tiles, 2*16*K floats (4 bytes each) for 2*16*16*K flops: 1/4 byte per flop.
+   Padded to 1008x704x304. */
 START_TEST(test_diagram_local_tiles)
 {
     struct diagram d;
 
     compute(5, cube, NULL, 0, NULL, &d);
-    assert_figures(&d, 64, 64, 256, 2048, 1, 1.0 / 16);
+    assert_figures(&d, 64, 64, 256, 2048, 1, 1.0 / 4);
     compute(5, odd, NULL, 0, NULL, &d);
-    assert_figures(&d, 63, 44, 256, 2048, 1, 1.0 / 16);
+    assert_figures(&d, 63, 44, 256, 2048, 1, 1.0 / 4);
     ck_assert_int_eq(d.g.run.k, 304);
 }
 END_TEST
 
 /* Lesson 9, 128x128 tiles, TSK = 16, 8x8 per work-item: 16x16 work-items, Atile[16][128] and
    Btile[128][16 + 1] (padded), 4 * (2048 + 2176) = 16896 bytes; (128 + 128) K floats for
-   2*128*128*K flops: 1/128. Rows lr + wm*16: runs of 1. Padded to 1024x768x304. */
+   2*128*128*K flops: 1/128 float, 1/32 byte per flop. Rows lr + wm*16: runs of 1. Padded to 1024x768x304. */
 START_TEST(test_diagram_register_blocks)
 {
     struct diagram d;
 
     compute(9, cube, NULL, 0, NULL, &d);
-    assert_figures(&d, 8, 8, 256, 16896, 64, 1.0 / 128);
+    assert_figures(&d, 8, 8, 256, 16896, 64, 1.0 / 32);
     ck_assert_int_eq(d.run_rows, 1);
     ck_assert_int_eq(d.run_cols, 1);
     ck_assert_int_eq(d.local_b_rows, 17);
     compute(9, odd, NULL, 0, NULL, &d);
-    assert_figures(&d, 8, 6, 256, 16896, 64, 1.0 / 128);
+    assert_figures(&d, 8, 6, 256, 16896, 64, 1.0 / 32);
     ck_assert_int_eq(d.g.run.m, 1024);
     ck_assert_int_eq(d.g.run.n, 768);
     ck_assert_int_eq(d.g.run.k, 304);
@@ -141,17 +144,17 @@ END_TEST
    2 * 16 * (8*33 + 8*32) = 16640 bytes. No padding by the engine: at 1000x700x300 the grid is
    cdiv(1000, 128) = 8 by cdiv(700, 128) = 6 groups, and the groups read only what lies inside
    A and B: A's 1000 rows of 300 once per column of groups, B's 300 rows of 700 once per row
-   of groups, 300 * (1000*6 + 700*8) = 3480000 floats for 2*1000*700*300 flops. */
+   of groups, 300 * (1000*6 + 700*8) = 3480000 floats of 4 bytes for 2*1000*700*300 flops. */
 START_TEST(test_diagram_row_major_fast)
 {
     struct diagram d;
 
     compute(13, cube, NULL, 0, NULL, &d);
-    assert_figures(&d, 8, 8, 256, 16640, 64, 1.0 / 128);
+    assert_figures(&d, 8, 8, 256, 16640, 64, 1.0 / 32);
     ck_assert_int_eq(d.local_copies, 2);
     ck_assert_int_eq(d.run_rows, 4);
     compute(13, odd, NULL, 0, NULL, &d);
-    assert_figures(&d, 8, 6, 256, 16640, 64, 3480000.0 / (2.0 * 1000 * 700 * 300));
+    assert_figures(&d, 8, 6, 256, 16640, 64, 4 * 3480000.0 / (2.0 * 1000 * 700 * 300));
     ck_assert(!d.g.padded);
     ck_assert_int_eq(d.loads, 3480000 / 48);
 }
@@ -264,7 +267,7 @@ START_TEST(test_diagram_without_layout)
     ck_assert(!d.has_tile && !d.has_item && !d.has_loads);
     ck_assert_int_eq(d.groups_m, 0);
     ck_assert_uint_eq(d.local_bytes, 4 * 16 * 16);
-    ck_assert(d.loads_per_flop < 0);
+    ck_assert(d.bytes_per_flop < 0);
     ck_assert_int_eq(d.nwarnings, 0);
     lesson_free(&l);
     parse(HEADER "args: M N K A B C local(TS * TS) local(7)\nlocal-b: TS, TS\nlocal-copies: 1\n---\n", &l);
@@ -331,7 +334,7 @@ static size_t draw_checked(const struct diagram *d, int width, size_t height, bo
     }
     ck_assert_msg(marked, "%s at %dx%zu, %s: no highlighted cell", what, width, height,
                   utf8 ? "UTF-8" : "ASCII");
-    ck_assert_msg(strncmp(lines[n - 1], "loads/flop ", 11) == 0, "%s at %dx%zu ends with: %s", what, width,
+    ck_assert_msg(strncmp(lines[n - 1], "bytes/flop ", 11) == 0, "%s at %dx%zu ends with: %s", what, width,
                   height, lines[n - 1]);
     return n;
 }
@@ -371,7 +374,7 @@ static bool drawn(size_t n, const char *fragment)
 START_TEST(test_diagram_draw_labels)
 {
     static const char *const labels[] = { "global ", "local ", "groups ", "items/group ", "local mem/group ",
-                                          "outputs/item ", "loads/flop " };
+                                          "outputs/item ", "bytes/flop " };
     struct diagram d;
     size_t n;
 
@@ -381,16 +384,17 @@ START_TEST(test_diagram_draw_labels)
     ck_assert(drawn(n, "8x8 work-groups of 128x128"));
     ck_assert(drawn(n, "16x16 work-items of 8x8"));
     ck_assert(drawn(n, "16 apart"));
-    ck_assert(drawn(n, "A 128x16, B 17x128"));
+    ck_assert(drawn(n, "A tile 128x16"));
+    ck_assert(drawn(n, "B tile 17x128"));
     ck_assert(drawn(n, "local mem/group 16896 B (16.5 KiB)"));
-    ck_assert(drawn(n, "loads/flop      0.00781 (1/128)"));
+    ck_assert(drawn(n, "bytes/flop      0.0312 (1/32) from global memory"));
     n = draw_checked(&d, 36, 10, false, "lesson 9");
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
         ck_assert_msg(drawn(n, labels[i]), "no \"%s\" at 36x10", labels[i]);
     ck_assert(drawn(n, "8x8 groups of 128x128"));
     compute(9, odd, NULL, 0, NULL, &d);
     n = draw_checked(&d, 60, 24, true, "lesson 9 padded");
-    ck_assert(drawn(n, "padded to 1024x768x304"));
+    ck_assert(drawn(n, "padded to 1024x768x304: 12% of the work"));
     compute(13, odd, NULL, 0, NULL, &d);
     n = draw_checked(&d, 80, 24, true, "lesson 13 at the edges");
     ck_assert(drawn(n, "covering 1024x768"));
@@ -421,7 +425,9 @@ START_TEST(test_diagram_draw_warnings)
     compute(9, cube, NULL, 0, NULL, &d);
     n = diagram_draw(&d, 80, 20, false, lines);
     for (size_t i = n - 7; i < n; i++)
-        ck_assert_msg(strchr(lines[i], '#') == NULL, "a figure line holds the mark: %s", lines[i]);
+        ck_assert_msg(strpbrk(lines[i], DIAGRAM_MARK_ASCII DIAGRAM_TILE_A_ASCII DIAGRAM_TILE_B_ASCII
+                                        DIAGRAM_PAD_ASCII) == NULL,
+                      "a figure line holds a glyph: %s", lines[i]);
 }
 END_TEST
 
@@ -442,11 +448,229 @@ START_TEST(test_diagram_draw_without_layout)
     for (int w = 36; w <= 120; w += 42) {
         n = diagram_draw(&d, w, 10, true, lines);
         ck_assert(n == 10);
-        ck_assert(drawn(n, "loads/flop      unknown"));
+        ck_assert(drawn(n, "bytes/flop      unknown"));
         for (size_t i = 0; i < n; i++)
             ck_assert(str_columns(lines[i], strlen(lines[i])) <= (size_t)w);
     }
     lesson_free(&l);
+}
+END_TEST
+
+/* The legend names each glyph: the highlighted group and item, the tiles of A and B with their
+   sizes, in UTF-8 and in ASCII, in full where there is room and brief where there is less. */
+START_TEST(test_diagram_draw_legend)
+{
+    struct diagram d;
+    size_t n;
+
+    compute(9, cube, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 80, 30, true, "lesson 9");
+    ck_assert(drawn(n, DIAGRAM_MARK_UTF8 " work-group 0 and work-item 0"));
+    ck_assert(drawn(n, DIAGRAM_TILE_A_UTF8 " A tile 128x16 (local)"));
+    ck_assert(drawn(n, DIAGRAM_TILE_B_UTF8 " B tile 17x128"));
+    n = draw_checked(&d, 80, 30, false, "lesson 9");
+    ck_assert(drawn(n, "# work-group 0 and work-item 0"));
+    ck_assert(drawn(n, "= A tile 128x16 (local)"));
+    ck_assert(drawn(n, "| B tile 17x128"));
+    n = draw_checked(&d, 52, 15, true, "lesson 9 in the pane of 120x40");
+    ck_assert_msg(drawn(n, DIAGRAM_MARK_UTF8 " group 0, item 0  " DIAGRAM_TILE_A_UTF8 " A tile 128x16  "
+                           DIAGRAM_TILE_B_UTF8 " B tile 17x128"), "%s", lines[7]);
+    compute(13, cube, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 80, 30, true, "lesson 13");
+    ck_assert(drawn(n, DIAGRAM_TILE_A_UTF8 " A tile 132x8 (local, 2 copies)"));
+    ck_assert(drawn(n, DIAGRAM_TILE_B_UTF8 " B tile 8x128"));
+    n = draw_checked(&d, 40, 12, false, "lesson 13 compact");
+    ck_assert(drawn(n, "local x2: =A 132x8, |B 8x128"));
+}
+END_TEST
+
+/* The first line of the legend (it starts with the mark's key), or n. */
+static size_t legend_line(size_t n, bool utf8)
+{
+    const char *key = utf8 ? DIAGRAM_MARK_UTF8 " " : DIAGRAM_MARK_ASCII " ";
+
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(lines[i], key, strlen(key)) == 0)
+            return i;
+    return n;
+}
+
+/* The bounding box of the cells drawn with glyph; false when there are none. A box whose cells
+   are not all the glyph's is a failure. */
+static bool glyph_box(size_t n, const char *glyph, int *w, int *h)
+{
+    int top = -1, bottom = -1, left = 1 << 30, right = -1, cells = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const char *p = lines[i];
+        for (int col = 0; *p; col++) {
+            size_t len = str_prefix(p, 1);
+            if (strncmp(p, glyph, len) == 0 && strlen(glyph) == len) {
+                if (top < 0)
+                    top = (int)i;
+                bottom = (int)i;
+                left = col < left ? col : left;
+                right = col > right ? col : right;
+                cells++;
+            }
+            p += len;
+        }
+    }
+    if (top < 0)
+        return false;
+    *w = right - left + 1;
+    *h = bottom - top + 1;
+    ck_assert_msg(cells == *w * *h, "%d cells of %s in a box of %dx%d", cells, glyph, *w, *h);
+    return true;
+}
+
+/* The tiles of A and B have glyphs of their own, in UTF-8 and in ASCII, which a screen tells
+   apart without colour, and which no text uses. */
+START_TEST(test_diagram_draw_tiles_distinct)
+{
+    static const struct {
+        bool utf8;
+        const char *a, *b;
+    } sets[] = { { true, DIAGRAM_TILE_A_UTF8, DIAGRAM_TILE_B_UTF8 },
+                 { false, DIAGRAM_TILE_A_ASCII, DIAGRAM_TILE_B_ASCII } };
+    struct diagram d;
+    size_t len;
+    int w, h;
+
+    compute(5, cube, NULL, 0, NULL, &d);
+    for (size_t i = 0; i < 2; i++) {
+        size_t n = draw_checked(&d, 80, 30, sets[i].utf8, "lesson 5");
+        ck_assert_str_ne(sets[i].a, sets[i].b);
+        ck_assert_msg(glyph_box(legend_line(n, sets[i].utf8), sets[i].a, &w, &h) && w * h > 1, "no tile of A");
+        ck_assert_msg(glyph_box(legend_line(n, sets[i].utf8), sets[i].b, &w, &h) && w * h > 1, "no tile of B");
+        ck_assert_int_eq(diagram_glyph_at(sets[i].a, sets[i].utf8, &len), DIAGRAM_GLYPH_TILE_A);
+        ck_assert_uint_eq(len, strlen(sets[i].a));
+        ck_assert_int_eq(diagram_glyph_at(sets[i].b, sets[i].utf8, &len), DIAGRAM_GLYPH_TILE_B);
+        ck_assert_int_eq(diagram_glyph_at(sets[i].utf8 ? DIAGRAM_MARK_UTF8 : DIAGRAM_MARK_ASCII, sets[i].utf8,
+                                          &len),
+                         DIAGRAM_GLYPH_MARK);
+        ck_assert_int_eq(diagram_glyph_at(sets[i].utf8 ? DIAGRAM_PAD_UTF8 : DIAGRAM_PAD_ASCII, sets[i].utf8, &len),
+                         DIAGRAM_GLYPH_PAD);
+        ck_assert_int_eq(diagram_glyph_at("A tile", sets[i].utf8, &len), DIAGRAM_GLYPH_TEXT);
+        for (size_t k = n - 7; k < n; k++)      /* the figures */
+            for (const char *p = lines[k]; *p; p += len)
+                ck_assert_msg(diagram_glyph_at(p, sets[i].utf8, &len) == DIAGRAM_GLYPH_TEXT,
+                              "a glyph in a figure: %s", lines[k]);
+    }
+}
+END_TEST
+
+/* The scale rule: a tile of A and a tile of B of the same size come out the same size, in
+   every pane that shows them (lessons 5 to 7 keep two tiles of TS x TS). */
+START_TEST(test_diagram_draw_equal_tiles)
+{
+    static const int numbers[] = { 5, 6, 7 };
+    static const long long ts[] = { 8, 16, 32 };
+    static const int sizes[][2] = { { 52, 15 }, { 60, 24 }, { 80, 30 }, { 120, 40 }, { 118, 60 } };
+    int shown = 0;
+
+    for (size_t l = 0; l < 3; l++)
+        for (size_t t = 0; t < 3; t++)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                struct diagram d;
+                int aw, ah, bw, bh;
+                size_t n;
+                compute(numbers[l], cube, "TS", ts[t], NULL, &d);
+                ck_assert_int_eq(d.local_a_rows, d.local_b_rows);
+                ck_assert_int_eq(d.local_a_cols, d.local_b_cols);
+                n = legend_line(draw_checked(&d, sizes[s][0], (size_t)sizes[s][1], true, "equal tiles"), true);
+                if (!glyph_box(n, DIAGRAM_TILE_A_UTF8, &aw, &ah))
+                    continue;           /* the compact drawing */
+                ck_assert(glyph_box(n, DIAGRAM_TILE_B_UTF8, &bw, &bh));
+                ck_assert_msg(aw == bw && ah == bh, "lesson %d, TS=%lld at %dx%d: A %dx%d, B %dx%d", numbers[l],
+                              ts[t], sizes[s][0], sizes[s][1], aw, ah, bw, bh);
+                shown++;
+            }
+    ck_assert_int_gt(shown, 20);
+}
+END_TEST
+
+/* Padding shows in the figures, with its share of the work, and in the drawing, in a glyph of
+   its own beyond the C asked for; none when nothing is padded. */
+START_TEST(test_diagram_draw_padding)
+{
+    const struct gemm_size small = { 100, 70, 30 }, tiny = { 1, 1, 1 };
+    struct diagram d;
+    size_t n;
+
+    /* 100x70x30 runs as 128x128x32: 210000 of 524288 multiply-adds count, 60% are padding. */
+    compute(9, small, NULL, 0, NULL, &d);
+    ck_assert_double_eq_tol(d.padding_share, 1.0 - 100.0 * 70 * 30 / (128.0 * 128 * 32), 1e-12);
+    n = draw_checked(&d, 80, 30, true, "lesson 9 at 100x70x30");
+    ck_assert(drawn(n, "padding         60% of the work (128x128x32 run for 100x70x30)"));
+    ck_assert(drawn(n, DIAGRAM_PAD_UTF8 " padded to 128x128x32: 60% of the work"));
+    ck_assert(drawn(n, "C 100x70"));
+    n = draw_checked(&d, 80, 30, false, "lesson 9 at 100x70x30");
+    ck_assert(drawn(n, "~ padded to 128x128x32: 60% of the work"));
+    ck_assert_msg(strstr(lines[3], "~") != NULL && strstr(lines[3], "#") != NULL, "%s", lines[3]);
+    n = draw_checked(&d, 36, 12, true, "lesson 9 at 100x70x30, compact");
+    ck_assert(drawn(n, "padding         60% of the work"));
+    ck_assert(drawn(n, DIAGRAM_PAD_UTF8 " padding: 60% of the work"));
+    /* A single element of a 16x16 group of lesson 1. */
+    compute(1, tiny, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 80, 30, true, "lesson 1 at 1x1x1");
+    ck_assert(drawn(n, "padding         over 99% of the work"));
+    /* Nothing padded: no such line, no such glyph. */
+    compute(1, cube, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 80, 30, true, "lesson 1");
+    ck_assert(!drawn(n, "padding"));
+    ck_assert(!drawn(n, DIAGRAM_PAD_UTF8));
+    /* Lesson 13 pads nothing, but its edge groups reach past C. */
+    compute(13, small, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 80, 30, true, "lesson 13 at 100x70x30");
+    ck_assert(!drawn(n, "padding"));
+    ck_assert(drawn(n, DIAGRAM_PAD_UTF8 " beyond C's edge"));
+}
+END_TEST
+
+/* Memory traffic in one unit, bytes read from global memory per flop, said in words. */
+START_TEST(test_diagram_draw_unit)
+{
+    struct diagram d;
+    size_t n;
+
+    compute(1, cube, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 80, 30, true, "lesson 1");
+    ck_assert(drawn(n, "bytes/flop      4 from global memory"));
+    compute(5, cube, NULL, 0, NULL, &d);
+    n = draw_checked(&d, 80, 30, true, "lesson 5");
+    ck_assert(drawn(n, "bytes/flop      0.25 (1/4) from global memory"));
+    n = draw_checked(&d, 36, 10, true, "lesson 5");
+    ck_assert(drawn(n, "bytes/flop      0.25 (1/4)"));
+    ck_assert(!drawn(n, "loads"));
+}
+END_TEST
+
+/* Values from a lesson file whose products do not fit in 64 bits are refused, not wrapped. */
+START_TEST(test_diagram_overflow)
+{
+    static const char *const lines_of[] = {
+        "tile: TS, TS\nitem: 1, 1\nlocal-a: 4000000000, 4000000000\nlocal-copies: 2\n",
+        "tile: TS, TS\nitem: 1, 1\nlocal-b: 3037000500, 3037000500\n",
+        "tile: TS, TS\nitem: 3037000500, 3037000500\n",
+        "tile: 4611686018427387904, 4611686018427387904\nitem: 1, 1\n",
+        "tile: TS, TS\nitem: 1, 1\nlocal-a: 3000000000, 1000000000\nlocal-b: 3000000000, 1000000000\n",
+    };
+    char text[1024];
+
+    for (size_t i = 0; i < sizeof lines_of / sizeof lines_of[0]; i++) {
+        struct lesson l;
+        struct param_set ps;
+        struct diagram d;
+        struct error e;
+        error_init(&e);
+        snprintf(text, sizeof text, HEADER "args: M N K A B C\n%s---\n", lines_of[i]);
+        parse(text, &l);
+        param_set_defaults(&l, &ps);
+        ck_assert_msg(diagram_compute(&l, &ps, cube, NULL, &d, &e) < 0, "%s", lines_of[i]);
+        ck_assert_msg(strstr(e.msg, "fit in 64 bits") != NULL, "%s", e.msg);
+        lesson_free(&l);
+    }
 }
 END_TEST
 
@@ -467,6 +691,7 @@ Suite *diagram_suite(void)
     tcase_add_test(figures, test_diagram_lines_that_disagree);
     tcase_add_test(figures, test_diagram_without_layout);
     tcase_add_test(figures, test_diagram_shipped_agree);
+    tcase_add_test(figures, test_diagram_overflow);
     suite_add_tcase(s, figures);
 
     tcase_add_checked_fixture(drawing, setup, teardown);
@@ -474,6 +699,11 @@ Suite *diagram_suite(void)
     tcase_add_test(drawing, test_diagram_draw_labels);
     tcase_add_test(drawing, test_diagram_draw_warnings);
     tcase_add_test(drawing, test_diagram_draw_without_layout);
+    tcase_add_test(drawing, test_diagram_draw_legend);
+    tcase_add_test(drawing, test_diagram_draw_tiles_distinct);
+    tcase_add_test(drawing, test_diagram_draw_equal_tiles);
+    tcase_add_test(drawing, test_diagram_draw_padding);
+    tcase_add_test(drawing, test_diagram_draw_unit);
     suite_add_tcase(s, drawing);
     return s;
 }
