@@ -691,8 +691,9 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
     }
     if (f->have && f->status != RUN_OK) {
         char msg[700];
-        snprintf(msg, sizeof msg, "%s: %s%s", run_status_name(f->status), f->message,
-                 f->status == RUN_REFUSED && f->estimate_s > 0.0 ? " (f runs it anyway)" : "");
+        /* The key first: a long reason wraps, and the way out must not be lost at its end. */
+        snprintf(msg, sizeof msg, "%s%s: %s", run_status_name(f->status),
+                 f->status == RUN_REFUSED && f->estimate_s > 0.0 ? " (f runs it anyway)" : "", f->message);
         return draw_wrapped(in, row, msg, crt_attr(ROLE_WARNING));
     }
     chart_format_value(f->have ? f->median : all->latest, a, sizeof a);
