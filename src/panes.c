@@ -702,8 +702,10 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
         format_spread(all, spread, sizeof spread);
         n = snprintf(line, sizeof line, "latest %s  median %s %s", a, b, spread);
         /* The number of runs the median is of, where it fits. */
-        if ((int)str_columns(line, (size_t)n) + 10 <= in->w)
-            snprintf(line + n, sizeof line - (size_t)n, "  (%zu run%s)", all->runs, all->runs == 1 ? "" : "s");
+        char runs[48];
+        int more = snprintf(runs, sizeof runs, "  (%zu run%s)", all->runs, all->runs == 1 ? "" : "s");
+        if ((int)str_columns(line, (size_t)n) + more <= in->w)
+            snprintf(line + n, sizeof line - (size_t)n, "%s", runs);
     } else {
         snprintf(line, sizeof line, "latest %s", a);
     }
@@ -921,17 +923,18 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
                  m->lessons->items[base].number);
     puts_at(in->y + row, in->x, in->w, heading, crt_attr(ROLE_HEADING));
     shown = fit_bars(m, bars, n, (size_t)rows, best);
-    /* The figures take what the widest needs; the label what a bar of 8 columns leaves, up
+    /* The figures take what the widest needs; the label what a bar of 6 columns leaves, up
        to 24. */
     value_w = 0;
     for (size_t i = 0; i < shown; i++)
         if (shows_speed(bars[i].fig)) {
             char value[48], spread[32];
             format_bar_value(bars[i].fig, mode, unit, value, sizeof value, spread, sizeof spread);
-            int need = (int)(str_columns(value, strlen(value)) + str_columns(spread, strlen(spread))) + 4;
+            /* the value, a space, the spread, and room for " ★" */
+            int need = (int)(str_columns(value, strlen(value)) + str_columns(spread, strlen(spread))) + 3;
             value_w = need > value_w ? need : value_w;
         }
-    label_w = in->w - 3 - 8 - value_w;
+    label_w = in->w - 3 - 6 - value_w;
     label_w = label_w > 24 ? 24 : label_w < 10 ? 10 : label_w;
     for (size_t i = 0; i < shown; i++) {
         const struct bar *b = &bars[i];
