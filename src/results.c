@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "str.h"
 
 struct result_entry {
     int device;
@@ -37,17 +38,6 @@ void results_free(struct results *rs)
 {
     free(rs->items);
     results_init(rs);
-}
-
-/* Copies text, cut to fit (a measurement's message can be longer than kept here). */
-static void copy_text(char *dst, size_t len, const char *src)
-{
-    size_t n = strlen(src);
-
-    if (n >= len)
-        n = len - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
 }
 
 static bool same_size(struct gemm_size a, struct gemm_size b)
@@ -108,7 +98,7 @@ void results_add(struct results *rs, int device, struct gemm_size size, int less
         return;
     }
     e->wrong |= r->status == RUN_WRONG;
-    copy_text(e->message, sizeof e->message, r->error.msg);
+    str_copy(e->message, sizeof e->message, r->error.msg);
 }
 
 /* The runs of e, oldest first. */

@@ -18,6 +18,7 @@
 #include "ocl.h"
 #include "params.h"
 #include "reference.h"
+#include "str.h"
 #include "tune.h"
 #include "tuned.h"
 
@@ -78,17 +79,6 @@ static void publish(struct session *s)
     s->view.version++;
 }
 
-/* Copies text, cut to fit: the view's fields are shorter than some messages. */
-static void set_text(char *dst, size_t len, const char *src)
-{
-    size_t n = strlen(src);
-
-    if (n >= len)
-        n = len - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
 static void notice(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void notice(struct session *s, const char *fmt, ...)
@@ -121,13 +111,13 @@ static void summary_of_run(struct summary *f, const struct run_result *r)
     f->launches = r->reps;
     f->runs = 1;
     f->estimate_s = r->refused_by_estimate ? r->estimate_s : 0.0;
-    set_text(f->params, sizeof f->params, r->params);
+    str_copy(f->params, sizeof f->params, r->params);
     if (r->status == RUN_OK) {
         f->median = f->latest = r->gflops.median;
         f->q1 = r->gflops.q1;
         f->q3 = r->gflops.q3;
     } else {
-        set_text(f->message, sizeof f->message, r->error.msg);
+        str_copy(f->message, sizeof f->message, r->error.msg);
     }
 }
 
@@ -293,7 +283,7 @@ static void load_devices(struct session *s)
     }
     if (!s->list_loaded || chosen < 0) {
         s->view.fatal = true;
-        set_text(s->view.fatal_error, sizeof s->view.fatal_error, e.msg);
+        str_copy(s->view.fatal_error, sizeof s->view.fatal_error, e.msg);
         error_clear(&e);
         publish(s);
         return;
@@ -325,7 +315,7 @@ static void open_workspace(struct session *s, struct gemm_size size, char *why, 
     why[0] = '\0';
     s->w_ready = workspace_init(&s->w, &s->cl, size, s->cfg.measure.seed, &e) == 0;
     if (!s->w_ready)
-        set_text(why, len, e.msg);
+        str_copy(why, len, e.msg);
     error_clear(&e);
 }
 
@@ -363,8 +353,8 @@ static void switch_device(struct session *s)
     s->view.device = index;
     s->view.info = *d;
     s->view.device_ready = ok;
-    set_text(s->view.device_error, sizeof s->view.device_error, ok ? "" : e.msg);
-    set_text(s->view.size_error, sizeof s->view.size_error, size_error);
+    str_copy(s->view.device_error, sizeof s->view.device_error, ok ? "" : e.msg);
+    str_copy(s->view.size_error, sizeof s->view.size_error, size_error);
     s->view.size = size;
     memcpy(s->params, params, s->lessons->count * sizeof *params);
     memcpy(s->origin, origin, s->lessons->count * sizeof *origin);
@@ -393,7 +383,7 @@ static void resize(struct session *s)
     open_workspace(s, size, size_error, sizeof size_error);
     pthread_mutex_lock(&s->lock);
     s->view.size = size;
-    set_text(s->view.size_error, sizeof s->view.size_error, size_error);
+    str_copy(s->view.size_error, sizeof s->view.size_error, size_error);
     /* The tuner's parameters apply near the size they were found at. */
     choose_params(s, &s->list.items[s->open_device], size, s->params, s->origin);
     s->force = -1;
@@ -553,7 +543,7 @@ static void run_sweep(struct session *s)
             struct error e;
             error_init(&e);
             ready = workspace_init(&w, &s->cl, sizes[i], s->cfg.measure.seed, &e) == 0;
-            set_text(why, sizeof why, e.msg);
+            str_copy(why, sizeof why, e.msg);
             error_clear(&e);
         }
         pthread_mutex_lock(&s->lock);
@@ -562,7 +552,7 @@ static void run_sweep(struct session *s)
             summary_clear(&p->fig);
             p->fig.have = true;
             p->fig.status = RUN_REFUSED;
-            set_text(p->fig.message, sizeof p->fig.message, why);
+            str_copy(p->fig.message, sizeof p->fig.message, why);
             s->view.nsweep = i + 1;
             s->view.job_done++;
             continue;
@@ -604,7 +594,7 @@ static void tune_step(void *ctx, const struct tune_step *st)
             v->tune_gflops[v->ntune++] = st->result->gflops.median;
         if (st->best) {
             v->tune_best = st->result->gflops.median;
-            set_text(v->tune_best_params, sizeof v->tune_best_params, st->result->params);
+            str_copy(v->tune_best_params, sizeof v->tune_best_params, st->result->params);
         }
     }
     publish(s);
@@ -737,8 +727,8 @@ static void reload(struct session *s)
     } else {
         free(text);
         s->view.build_failures++;
-        set_text(s->view.build_error, sizeof s->view.build_error, e.msg);
-        set_text(s->view.build_log, sizeof s->view.build_log, e.detail ? e.detail : "");
+        str_copy(s->view.build_error, sizeof s->view.build_error, e.msg);
+        str_copy(s->view.build_log, sizeof s->view.build_log, e.detail ? e.detail : "");
         notice(s, "lesson %d: the edited kernel did not build; "
                  "the previous one is still measured", l->number);
     }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void str_init(struct str *s, char *buf, size_t size)
 {
@@ -73,4 +74,14 @@ int str_to_ll(const char *text, long long *value)
     while (isspace((unsigned char)*end))
         end++;
     return (end == text || *end != '\0' || errno) ? -1 : 0;
+}
+
+void str_copy(char *dst, size_t len, const char *src)
+{
+    size_t n = strlen(src);
+
+    if (n >= len)
+        n = len - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
 }

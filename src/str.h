@@ -18,6 +18,9 @@ void str_init(struct str *s, char *buf, size_t size);
 void str_appendf(struct str *s, const char *sep, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Copies src into dst (len bytes, at least 1), cut to fit. */
+void str_copy(char *dst, size_t len, const char *src);
+
 /* The columns of the first n bytes of UTF-8 text: its characters. */
 size_t str_columns(const char *s, size_t n);
 /* The bytes of the longest prefix of s that is at most columns characters. */

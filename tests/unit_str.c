@@ -68,6 +68,20 @@ START_TEST(test_str_columns)
 }
 END_TEST
 
+/* A copy is cut to fit and always ends. */
+START_TEST(test_str_copy)
+{
+    char buf[6];
+
+    str_copy(buf, sizeof buf, "TS=16");
+    ck_assert_str_eq(buf, "TS=16");
+    str_copy(buf, sizeof buf, "TS=16 WPT=8");
+    ck_assert_str_eq(buf, "TS=16");
+    str_copy(buf, 1, "x");
+    ck_assert_str_eq(buf, "");
+}
+END_TEST
+
 Suite *str_suite(void)
 {
     Suite *s = suite_create("str");
@@ -77,6 +91,7 @@ Suite *str_suite(void)
     tcase_add_test(tc, test_str_truncation);
     tcase_add_test(tc, test_str_to_ll);
     tcase_add_test(tc, test_str_columns);
+    tcase_add_test(tc, test_str_copy);
     suite_add_tcase(s, tc);
     return s;
 }
