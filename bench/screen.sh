@@ -45,7 +45,7 @@ for i in $(seq 1 20); do
     if [ $((i % 2)) -eq 1 ]; then key=n; want=$((lesson + 1)); else key=p; want=$lesson; fi
     t0=$(now_ms)
     tm send-keys -t t "$key"
-    until shown "Lesson $want of"; do sleep 0.01; done
+    until shown "Lesson $want \\("; do sleep 0.01; done
     echo $(($(now_ms) - t0)) >>"$tmp/outside"
     sleep 0.3
 done
