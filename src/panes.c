@@ -186,7 +186,7 @@ static void format_size(char *buf, size_t len, struct gemm_size s)
 
 /* Where the current lesson's parameters came from, for the title: " (tuned)", " (tuned at
    4096³, partial search)", " (defaults: tuned at 256³, too far from this size)", " (set with
-   t)"; nothing for the defaults. */
+   t)", " (--param)"; nothing for the defaults. */
 static void origin_note(const struct session_view *v, char *buf, size_t len)
 {
     const struct param_origin *o = &v->origin;
@@ -200,6 +200,8 @@ static void origin_note(const struct session_view *v, char *buf, size_t len)
     else if (o->source == PARAMS_TUNED)
         snprintf(buf, len, " (tuned%s%s%s)", same ? "" : " at ", same ? "" : at,
                  o->tuned.complete ? "" : ", partial search");
+    else if (o->source == PARAMS_OVERRIDDEN)
+        snprintf(buf, len, " (--param)");
     else if (o->source == PARAMS_TUNED_NOT_APPLIED)
         snprintf(buf, len, " (defaults: tuned at %s, too far from this size)", at);
 }
@@ -992,7 +994,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         if (any_partial)
             str_appendf(&s, "  ", "P tuned, partial search");
         if (any_changed)
-            str_appendf(&s, "  ", "~ set with t");
+            str_appendf(&s, "  ", "~ changed (t, --param)");
         if (n > shown)
             str_appendf(&s, "  ", "+%zu more: z to zoom", n - shown);
         else if (any_stale)
