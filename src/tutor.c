@@ -21,6 +21,7 @@
 #include "panes.h"
 #include "session.h"
 #include "state.h"
+#include "xalloc.h"
 
 #define TICK_MS 50
 #define NOTICE_S 6.0
@@ -933,6 +934,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     hold_stderr(&held);
     /* NO_COLOR (https://no-color.org): set and not empty. */
     crt_init(!opts->no_color && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
+    xalloc_on_failure(crt_done);        /* out of memory: the terminal first, then the message */
     trace_file = getenv("CLMM_TUTOR_TRACE") ? fopen(getenv("CLMM_TUTOR_TRACE"), "a") : NULL;
     status = run(&t, trace_file);
     if (!t.view->fatal)
@@ -953,6 +955,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     }
     stopped = session_stop(t.session, STOP_WAIT_S);
     crt_done();
+    xalloc_on_failure(NULL);
     release_stderr(&held);
     if (trace_file)
         fclose(trace_file);

@@ -22,6 +22,7 @@ Suite *chart_suite(void);
 Suite *diff_suite(void);
 Suite *highlight_suite(void);
 Suite *results_suite(void);
+Suite *xalloc_suite(void);
 Suite *measure_suite(void);
 
 #endif
