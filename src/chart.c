@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "str.h"
+#include "xalloc.h"
 
 enum {
     FULL_BLOCK = 0x2588,
@@ -106,10 +107,8 @@ int chart_bar(char *buf, size_t len, double value, double max, int width, bool u
 void chart_columns(const double *v, size_t n, double max, int height, bool utf8, char **rows)
 {
     int per_row = utf8 ? 8 : 1;
-    struct str *s = calloc(height > 0 ? (size_t)height : 1, sizeof *s);
+    struct str *s = xcalloc(height > 0 ? (size_t)height : 1, sizeof *s);
 
-    if (!s)
-        abort();
     for (int r = 0; r < height; r++)
         str_init(&s[r], rows[r], chart_row_bytes((int)n));
     for (size_t i = 0; i < n; i++) {
@@ -298,9 +297,7 @@ void chart_plot(const double *x, const double *y, size_t n, double xmin, double 
     }
     if (height <= 0)
         return;
-    g.cells = calloc((size_t)width * (size_t)height, 1);
-    if (!g.cells)
-        abort();
+    g.cells = xcalloc((size_t)width * (size_t)height, 1);
     for (size_t i = 0; i < n; i++) {
         double x0, y0, x1, y1;
 

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "str.h"
+#include "xalloc.h"
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
@@ -79,9 +80,7 @@ int device_list_load(struct device_list *list, struct error *e)
             continue;   /* a platform without devices is not an error */
         if (n > MAX_DEVICES)
             n = MAX_DEVICES;
-        list->items = realloc(list->items, (list->count + n) * sizeof *list->items);
-        if (!list->items)
-            abort();
+        list->items = xreallocarray(list->items, list->count + n, sizeof *list->items);
         for (cl_uint i = 0; i < n; i++) {
             struct device_info *d = &list->items[list->count];
             memset(d, 0, sizeof *d);

@@ -1,5 +1,6 @@
 /* ocl.c: context, queue, program builds and buffers. */
 #include "ocl.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +45,7 @@ static char *build_log(struct ocl *cl, cl_program program)
 
     if (clGetProgramBuildInfo(program, cl->device->id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
         return NULL;
-    log = malloc(len + 1);
-    if (!log)
-        abort();
+    log = xmalloc(len + 1);
     if (clGetProgramBuildInfo(program, cl->device->id, CL_PROGRAM_BUILD_LOG, len, log, NULL) != CL_SUCCESS) {
         free(log);
         return NULL;

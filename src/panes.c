@@ -18,6 +18,7 @@
 #include "stats.h"
 #include "str.h"
 #include "text.h"
+#include "xalloc.h"
 
 #define LINE_BYTES 4096
 
@@ -312,9 +313,7 @@ void panes_draw_text(const struct rect *r, struct screen_model *m)
     in = frame(r, title, m->focus == PANE_TEXT);
     text_layout(l->text, in.w - 1, &lines);
     /* The sources come last, after a blank line, wrapped like the prose. */
-    sources_text = malloc(strlen(l->sources) + sizeof "Sources: ");
-    if (!sources_text)
-        abort();
+    sources_text = xmalloc(strlen(l->sources) + sizeof "Sources: ");
     sprintf(sources_text, "Sources: %s", l->sources);
     text_layout(sources_text, in.w - 1, &sources);
     free(sources_text);
@@ -433,11 +432,9 @@ static void draw_diff(const struct rect *in, struct screen_model *m, const struc
    are left out. */
 static void diff_code(const struct screen_model *m, struct diff *out)
 {
-    bool *old_skip = calloc(m->previous->count + 1, sizeof *old_skip);
-    bool *new_skip = calloc(m->source->count + 1, sizeof *new_skip);
+    bool *old_skip = xcalloc(m->previous->count + 1, sizeof *old_skip);
+    bool *new_skip = xcalloc(m->source->count + 1, sizeof *new_skip);
 
-    if (!old_skip || !new_skip)
-        abort();
     highlight_comment_lines(m->previous->items, m->previous->count, old_skip);
     highlight_comment_lines(m->source->items, m->source->count, new_skip);
     diff_lines_kept(m->previous, old_skip, m->source, new_skip, out);
@@ -479,9 +476,7 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
         return;
     }
     if (m->diff) {
-        changed = calloc(m->source->count + 1, sizeof *changed);
-        if (!changed)
-            abort();
+        changed = xcalloc(m->source->count + 1, sizeof *changed);
         diff_mark_new(m->diff, changed, m->source->count);
     }
     digits = m->source->count >= 100 ? 3 : 2;
@@ -569,16 +564,14 @@ void panes_draw_layout(const struct rect *r, struct screen_model *m)
 {
     const struct lesson *l = current(m);
     struct diagram_limits lim = limits_of(m->view);
-    struct diagram *d = malloc(sizeof *d);
+    struct diagram *d = xmalloc(sizeof *d);
     char (*lines)[DIAGRAM_LINE_BYTES];
     struct rect in = frame(r, "Work-group layout", m->focus == PANE_LAYOUT);
     struct error e;
     size_t n;
     int top;
 
-    lines = malloc(200 * sizeof *lines);
-    if (!d || !lines)
-        abort();
+    lines = xmalloc(200 * sizeof *lines);
     error_init(&e);
     if (diagram_compute(l, &m->view->params, m->view->size, m->view->device_ready ? &lim : NULL, d, &e) < 0) {
         draw_wrapped(&in, 0, e.msg, crt_attr(l->engine == ENGINE_HOST ? ROLE_NORMAL : ROLE_WARNING));
@@ -720,15 +713,12 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
 static void draw_plot(int y, int x, int w, int rows, const double *px, const double *py, size_t n, double xmin,
                       double xmax, bool logx, double ymax, bool join)
 {
-    char **lines = malloc((size_t)rows * sizeof *lines);
+    char **lines = xmalloc((size_t)rows * sizeof *lines);
     char label[32];
     int label_w = 6;
 
-    if (!lines)
-        abort();
     for (int i = 0; i < rows; i++)
-        if (!(lines[i] = malloc(chart_row_bytes(w - label_w))))
-            abort();
+        lines[i] = xmalloc(chart_row_bytes(w - label_w));
     chart_plot(px, py, n, xmin, xmax, 0.0, ymax, logx, join, w - label_w, rows, crt_utf8(), lines);
     chart_format_value(ymax, label, sizeof label);
     printf_at(y, x, label_w, crt_attr(ROLE_DIM), "%5s", label);
@@ -1053,11 +1043,9 @@ static void draw_tune(const struct rect *in, int row, const struct screen_model 
         top = v->tune_gflops[i] > top ? v->tune_gflops[i] : top;
     {
         /* A histogram: how many configurations reached each band of GFLOPS. */
-        double *count = calloc((size_t)bins, sizeof *count), most = 0, scale = chart_nice_max(top);
-        char **lines = malloc((size_t)rows * sizeof *lines);
+        double *count = xcalloc((size_t)bins, sizeof *count), most = 0, scale = chart_nice_max(top);
+        char **lines = xmalloc((size_t)rows * sizeof *lines);
         char label[32];
-        if (!count || !lines)
-            abort();
         for (size_t i = 0; i < v->ntune; i++) {
             int b = (int)(v->tune_gflops[i] / scale * bins);
             count[b >= bins ? bins - 1 : b]++;
@@ -1065,8 +1053,7 @@ static void draw_tune(const struct rect *in, int row, const struct screen_model 
         for (int b = 0; b < bins; b++)
             most = count[b] > most ? count[b] : most;
         for (int i = 0; i < rows; i++)
-            if (!(lines[i] = malloc(chart_row_bytes(bins))))
-                abort();
+            lines[i] = xmalloc(chart_row_bytes(bins));
         chart_columns(count, (size_t)bins, most, rows, crt_utf8(), lines);
         for (int i = 0; i < rows; i++) {
             puts_at(in->y + row + 2 + i, in->x + 6, bins, lines[i], crt_attr(ROLE_BAR_CURRENT));
@@ -1170,13 +1157,11 @@ static const char *const help_footer[] = {
 
 void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scroll)
 {
-    struct help_line *lines = calloc(2 * m->nkeys + 1, sizeof *lines);
+    struct help_line *lines = xcalloc(2 * m->nkeys + 1, sizeof *lines);
     size_t n, split;
     int foot = (int)(sizeof help_footer / sizeof help_footer[0]), body, top;
     struct rect r, in;
 
-    if (!lines)
-        abort();
     n = help_lines(m, lines);
     /* One column when it fits, else two, the second starting at a section. */
     split = n;

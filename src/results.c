@@ -12,6 +12,7 @@
 
 #include "stats.h"
 #include "str.h"
+#include "xalloc.h"
 
 struct result_entry {
     int device;
@@ -60,9 +61,7 @@ static struct result_entry *entry(struct results *rs, int device, struct gemm_si
             return &rs->items[i];
     if (rs->count == rs->cap) {
         size_t cap = rs->cap ? rs->cap * 2 : 32;
-        struct result_entry *grown = realloc(rs->items, cap * sizeof *grown);
-        if (!grown)
-            abort();
+        struct result_entry *grown = xreallocarray(rs->items, cap, sizeof *grown);
         rs->items = grown;
         rs->cap = cap;
     }

@@ -21,6 +21,7 @@
 #include "str.h"
 #include "tune.h"
 #include "tuned.h"
+#include "xalloc.h"
 
 #define LIVE_BUDGET_S 0.25      /* a live measurement: a few points a second on fast kernels */
 #define SERIES_BUDGET_S 0.5
@@ -325,13 +326,11 @@ static void switch_device(struct session *s)
     struct gemm_size size = s->want_size;
     const struct device_info *d = &s->list.items[index];
     char size_error[512] = "";
-    struct param_set *params = calloc(s->lessons->count, sizeof *params);
-    struct param_origin *origin = calloc(s->lessons->count, sizeof *origin);
+    struct param_set *params = xcalloc(s->lessons->count, sizeof *params);
+    struct param_origin *origin = xcalloc(s->lessons->count, sizeof *origin);
     struct error e;
     bool ok;
 
-    if (!params || !origin)
-        abort();
     memcpy(params, s->params, s->lessons->count * sizeof *params);
     memcpy(origin, s->origin, s->lessons->count * sizeof *origin);
     error_init(&e);
@@ -771,20 +770,18 @@ static void *worker(void *arg)
 struct session *session_start(const struct lesson_set *lessons, const struct session_config *cfg,
                               int lesson_index, struct gemm_size size, const char *state_device)
 {
-    struct session *s = calloc(1, sizeof *s);
+    struct session *s = xcalloc(1, sizeof *s);
 
-    if (!s)
-        abort();
     s->lessons = lessons;
     s->cfg = *cfg;
     if (tuned_path(s->tuned_file, sizeof s->tuned_file) < 0)
         s->tuned_file[0] = '\0';
-    s->state_device = state_device ? strdup(state_device) : NULL;
-    s->params = calloc(lessons->count, sizeof *s->params);
-    s->origin = calloc(lessons->count, sizeof *s->origin);
-    s->hand_set = calloc(lessons->count, sizeof *s->hand_set);
-    s->sources = calloc(lessons->count, sizeof *s->sources);
-    if (!s->params || !s->origin || !s->hand_set || !s->sources || lessons->count > SESSION_MAX_LESSONS)
+    s->state_device = state_device ? xstrdup(state_device) : NULL;
+    s->params = xcalloc(lessons->count, sizeof *s->params);
+    s->origin = xcalloc(lessons->count, sizeof *s->origin);
+    s->hand_set = xcalloc(lessons->count, sizeof *s->hand_set);
+    s->sources = xcalloc(lessons->count, sizeof *s->sources);
+    if (lessons->count > SESSION_MAX_LESSONS)  /* the screen refuses larger sets before */
         abort();
     /* The defaults (and --param) until the device is known and its tuned parameters read. */
     choose_params(s, NULL, size, s->params, s->origin);
@@ -873,8 +870,8 @@ char *session_source(struct session *s, int lesson_index)
     char *copy = NULL;
 
     pthread_mutex_lock(&s->lock);
-    if (s->sources[lesson_index] && !(copy = strdup(s->sources[lesson_index])))
-        abort();
+    if (s->sources[lesson_index])
+        copy = xstrdup(s->sources[lesson_index]);
     pthread_mutex_unlock(&s->lock);
     return copy;
 }

@@ -1,5 +1,6 @@
 /* stats.c: median, quartiles, mean and standard deviation. */
 #include "stats.h"
+#include "xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,9 +31,7 @@ void stats_compute(const double *x, size_t n, struct stats *s)
     memset(s, 0, sizeof *s);
     if (n == 0)
         return;
-    sorted = malloc(n * sizeof *sorted);
-    if (!sorted)
-        abort();
+    sorted = xmalloc(n * sizeof *sorted);
     memcpy(sorted, x, n * sizeof *sorted);
     qsort(sorted, n, sizeof *sorted, by_value);
     s->n = n;

@@ -903,9 +903,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
         state_load(path, &st);
     t.opts = opts;
     t.lessons = lessons;
-    t.view = calloc(1, sizeof *t.view);
-    if (!t.view)
-        abort();
+    t.view = xcalloc(1, sizeof *t.view);
     t.model.lessons = lessons;
     t.model.keys = bindings;
     t.model.nkeys = sizeof bindings / sizeof bindings[0];

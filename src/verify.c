@@ -29,6 +29,7 @@
 
 #include "hostgemm.h"
 #include "matrix.h"
+#include "xalloc.h"
 
 #define UNIT_ROUNDOFF 5.9604644775390625e-8    /* 2^-24 */
 #define HOEFFDING_BOUND 7.0
@@ -81,10 +82,8 @@ static void verify_full(const float *A, const float *B, const float *C,
                         long long m, long long n, long long k, struct verify_result *v)
 {
     /* Row by row, so the reference needs memory for one row, not for all of C. */
-    double *ref = malloc((size_t)n * sizeof *ref), *scale = malloc((size_t)n * sizeof *scale);
+    double *ref = xmalloc((size_t)n * sizeof *ref), *scale = xmalloc((size_t)n * sizeof *scale);
 
-    if (!ref || !scale)
-        abort();
     v->exhaustive = true;
     for (long long i = 0; i < m; i++) {
         hostgemm_double(A + i * k, B, ref, scale, 1, n, k);
@@ -111,12 +110,10 @@ static void verify_projections(const float *A, const float *B, const float *C,
                                long long m, long long n, long long k, uint64_t seed,
                                struct verify_result *v)
 {
-    double *x = malloc((size_t)n * sizeof *x), *bx = malloc((size_t)k * sizeof *bx);
-    double *row_norm = malloc((size_t)m * sizeof *row_norm), b_frobenius = 0.0;
+    double *x = xmalloc((size_t)n * sizeof *x), *bx = xmalloc((size_t)k * sizeof *bx);
+    double *row_norm = xmalloc((size_t)m * sizeof *row_norm), b_frobenius = 0.0;
     struct rng r;
 
-    if (!x || !bx || !row_norm)
-        abort();
     for (long long i = 0; i < k * n; i++)
         b_frobenius += (double)B[i] * (double)B[i];
     b_frobenius = sqrt(b_frobenius);
