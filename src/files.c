@@ -1,11 +1,16 @@
-/* files.c: the tool's own files under the XDG directories, and atomic replacement. */
+/* files.c: the tool's own files under the XDG directories, bounded reads of regular files,
+   and atomic replacement. */
 #include "files.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static int xdg_path(const char *variable, const char *fallback, const char *name, char *buf, size_t len)
@@ -32,6 +37,145 @@ int files_state_path(const char *name, char *buf, size_t len)
     return xdg_path("XDG_STATE_HOME", ".local/state", name, buf, len);
 }
 
+const char *files_kind(mode_t mode)
+{
+    if (S_ISREG(mode))
+        return "a regular file";
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+/* "1 MiB", "64 KiB", "1048577 bytes": exact. */
+static void format_bytes(char *buf, size_t len, unsigned long long bytes)
+{
+    if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+        snprintf(buf, len, "%llu MiB", bytes / (1024 * 1024));
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(buf, len, "%llu KiB", bytes / 1024);
+    else
+        snprintf(buf, len, "%llu bytes", bytes);
+}
+
+static void too_large(const char *path, unsigned long long size, size_t limit, const char *what, struct error *e)
+{
+    char got[32], most[32];
+
+    format_bytes(got, sizeof got, size);
+    format_bytes(most, sizeof most, limit);
+    if (size > limit)
+        error_set(e, "%s is %s, larger than the %s %s may have", path, got, most, what);
+    else
+        error_set(e, "%s is larger than the %s %s may have", path, most, what);
+}
+
+/* Opens path for reading if it is a regular file of at most limit bytes; its size into
+   *size. The stat before the open keeps devices from being opened at all; O_NONBLOCK keeps
+   the open from waiting for a writer should a FIFO take the file's place in between. */
+static int open_regular(const char *path, size_t limit, const char *what, off_t *size, struct error *e)
+{
+    struct stat st;
+    int fd, saved;
+
+    if (stat(path, &st) < 0) {
+        saved = errno;
+        error_set(e, "cannot open %s: %s", path, strerror(saved));
+        errno = saved;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        error_set(e, "%s is %s, not a regular file", path, files_kind(st.st_mode));
+        errno = EINVAL;
+        return -1;
+    }
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        saved = errno;
+        error_set(e, "cannot open %s: %s", path, strerror(saved));
+        errno = saved;
+        return -1;
+    }
+    saved = 0;
+    if (fstat(fd, &st) < 0) {
+        saved = errno;
+        error_set(e, "cannot read %s: %s", path, strerror(saved));
+    } else if (!S_ISREG(st.st_mode)) {
+        saved = EINVAL;
+        error_set(e, "%s is %s, not a regular file", path, files_kind(st.st_mode));
+    } else if ((unsigned long long)st.st_size > limit) {
+        saved = EFBIG;
+        too_large(path, (unsigned long long)st.st_size, limit, what, e);
+    }
+    if (saved) {
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    *size = st.st_size;
+    return fd;
+}
+
+char *files_read(const char *path, size_t limit, const char *what, size_t *len, struct error *e)
+{
+    off_t size;
+    size_t cap, got = 0;
+    char *buf;
+    int fd = open_regular(path, limit, what, &size, e), saved;
+
+    if (fd < 0)
+        return NULL;
+    /* Room for the size it had, one byte more to see that it grew, and the NUL. */
+    cap = (size_t)size + 2;
+    if (!(buf = malloc(cap)))
+        abort();
+    for (;;) {
+        ssize_t n;
+        if (got == cap - 1) {
+            if (cap - 1 > limit) {
+                too_large(path, got, limit, what, e);
+                saved = EFBIG;
+                goto fail;
+            }
+            cap = cap * 2 > limit + 2 ? limit + 2 : cap * 2;
+            if (!(buf = realloc(buf, cap)))
+                abort();
+        }
+        n = read(fd, buf + got, cap - 1 - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            saved = errno;
+            error_set(e, "cannot read %s: %s", path, strerror(saved));
+            goto fail;
+        }
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    if (got > limit) {
+        too_large(path, got, limit, what, e);
+        saved = EFBIG;
+        goto fail;
+    }
+    close(fd);
+    buf[got] = '\0';
+    *len = got;
+    return buf;
+fail:
+    free(buf);
+    close(fd);
+    errno = saved;
+    return NULL;
+}
+
 int make_parents(const char *path, struct error *e)
 {
     char dir[4096];
@@ -50,17 +194,107 @@ int make_parents(const char *path, struct error *e)
     return 0;
 }
 
+/* Splits path into its directory ("." when it has none) and its last part. */
+static void split_path(const char *path, char *dir, size_t len, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+
+    if (!slash) {
+        snprintf(dir, len, ".");
+        *base = path;
+    } else {
+        snprintf(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        *base = slash + 1;
+    }
+}
+
+/* Whether name is BASE.XXXXXX.tmp, or BASE.XXXXXX as earlier versions named their
+   temporaries (*legacy set), XXXXXX being six of mkstemp's letters and digits. */
+static bool temporary_name(const char *name, const char *base, bool *legacy)
+{
+    size_t n = strlen(base), rest;
+    bool mixed = false;
+
+    if (strncmp(name, base, n) != 0 || name[n] != '.')
+        return false;
+    name += n + 1;
+    rest = strlen(name);
+    if (rest != 6 && !(rest == 10 && strcmp(name + 6, ".tmp") == 0))
+        return false;
+    for (int i = 0; i < 6; i++) {
+        if (!isalnum((unsigned char)name[i]))
+            return false;
+        mixed |= !islower((unsigned char)name[i]);
+    }
+    *legacy = rest == 6;
+    /* mkstemp's six characters are almost never all lower-case letters; a name such as
+       "tuned.backup" is somebody's copy, not an old temporary. */
+    return !*legacy || mixed;
+}
+
+void files_remove_temporaries(const char *path, double min_age)
+{
+    char dir[4096], file[8192];
+    const char *base;
+    struct dirent *d;
+    time_t now = time(NULL);
+    DIR *dh;
+
+    split_path(path, dir, sizeof dir, &base);
+    if (!*base || !(dh = opendir(dir)))
+        return;
+    while ((d = readdir(dh)) != NULL) {
+        struct stat st;
+        bool legacy;
+        if (!temporary_name(d->d_name, base, &legacy))
+            continue;
+        snprintf(file, sizeof file, "%s/%s", dir, d->d_name);
+        if (lstat(file, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1 ||
+            (legacy && (st.st_mode & 07777) != 0600) || (min_age > 0 && difftime(now, st.st_mtime) < min_age))
+            continue;
+        unlink(file);
+    }
+    closedir(dh);
+}
+
+/* Makes a rename in path's directory durable. Filesystems that cannot sync a directory
+   say EINVAL: nothing more can be done there. */
+static int sync_directory(const char *path, struct error *e)
+{
+    char dir[4096];
+    const char *base;
+    int fd, rc;
+
+    split_path(path, dir, sizeof dir, &base);
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    rc = fd < 0 ? -1 : fsync(fd);
+    if (rc < 0 && errno != EINVAL) {
+        error_set(e, "replaced %s, but cannot make that durable (syncing %s): %s", path, dir, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (fd >= 0)
+        close(fd);
+    return 0;
+}
+
 int file_replace(const char *path, int (*write)(FILE *out, void *ctx), void *ctx, struct error *e)
 {
     char tmp[4200];
+    struct stat old;
+    mode_t mode = 0644;
     FILE *out;
     bool failed;
     int fd;
 
     if (make_parents(path, e) < 0)
         return -1;
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    fd = mkstemp(tmp);
+    files_remove_temporaries(path, FILES_STALE_SECONDS);
+    if (stat(path, &old) == 0 && S_ISREG(old.st_mode))
+        mode = old.st_mode & 0777;
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX.tmp", path);
+    fd = mkstemps(tmp, 4);
     if (fd < 0 || !(out = fdopen(fd, "w"))) {
         error_set(e, "cannot write beside %s: %s", path, strerror(errno));
         if (fd >= 0) {
@@ -71,12 +305,12 @@ int file_replace(const char *path, int (*write)(FILE *out, void *ctx), void *ctx
     }
     failed = write(out, ctx) < 0;
     /* On disk before the rename, so a crash leaves the old file or the new one. */
-    failed = failed || fflush(out) != 0 || fsync(fileno(out)) != 0 || fchmod(fileno(out), 0644) != 0;
+    failed = failed || fflush(out) != 0 || fchmod(fileno(out), mode) != 0 || fsync(fileno(out)) != 0;
     failed |= fclose(out) != 0;
     if (failed || rename(tmp, path) < 0) {
         error_set(e, "cannot replace %s: %s", path, strerror(errno));
         unlink(tmp);
         return -1;
     }
-    return 0;
+    return sync_directory(path, e);
 }

@@ -1,12 +1,17 @@
-/* files.h: where the tool keeps its own files (the XDG directories), and replacing a file
-   so that a crash leaves either the old one or the new one. */
+/* files.h: where the tool keeps its own files (the XDG directories), reading a file only
+   when it is a regular one of a bounded size, and replacing a file so that a crash leaves
+   either the old one or the new one. */
 #ifndef CLMM_FILES_H
 #define CLMM_FILES_H
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "error.h"
+
+/* A temporary file of file_replace this old (seconds) is taken for one a killed write left. */
+#define FILES_STALE_SECONDS 600
 
 /* $XDG_DATA_HOME/clmm-tutor/NAME, else ~/.local/share/clmm-tutor/NAME. -1 when neither
    variable is set (or the path does not fit). */
@@ -14,12 +19,30 @@ int files_data_path(const char *name, char *buf, size_t len);
 /* $XDG_STATE_HOME/clmm-tutor/NAME, else ~/.local/state/clmm-tutor/NAME. */
 int files_state_path(const char *name, char *buf, size_t len);
 
+/* "a directory", "a FIFO (named pipe)", "a character device", ...: what a file of this
+   mode is, for messages about a file that is not a regular one. */
+const char *files_kind(mode_t mode);
+
+/* Reads path whole when it is a regular file (symbolic links followed) of at most limit
+   bytes, without ever blocking on a FIFO or reading from a device: malloc'd, NUL-terminated
+   (it may hold other NUL bytes), its length in *len. what names the file in messages ("a
+   lesson file"). NULL with a message in e, and errno ENOENT when there is no such file. */
+char *files_read(const char *path, size_t limit, const char *what, size_t *len, struct error *e);
+
 /* Creates the directories above path. */
 int make_parents(const char *path, struct error *e);
 
+/* Removes the temporary files that file_replace left beside path when it was killed
+   before its rename (PATH.XXXXXX.tmp; PATH.XXXXXX of mode 0600 from earlier versions), if
+   they are ours (owner, one link, a regular file) and at least min_age seconds old. A
+   writer holding a lock that all writers of path take passes 0. */
+void files_remove_temporaries(const char *path, double min_age);
+
 /* Writes a new file beside path with write(out, ctx) (which returns -1 on a failure, with
-   errno set), makes it durable, and renames it over path. The caller serialises writers
-   (a lock) where several processes may write. */
+   errno set), with the mode of the file it replaces (0644 for a new one), makes it
+   durable, renames it over path and makes the rename durable. Temporaries a killed write
+   left are removed once FILES_STALE_SECONDS old. The caller serialises writers (a lock)
+   where several processes may write. */
 int file_replace(const char *path, int (*write)(FILE *out, void *ctx), void *ctx, struct error *e);
 
 #endif

@@ -10,7 +10,11 @@
 #include <sys/stat.h>
 
 #include "expr.h"
+#include "files.h"
 #include "str.h"
+
+/* U+FEFF in UTF-8. */
+#define BYTE_ORDER_MARK "\xEF\xBB\xBF"
 
 /* An expression met in the header, kept with its line for checking once all params are known. */
 struct pending_expr {
@@ -332,19 +336,105 @@ static int parse_require(struct reader *r, const char *value)
     return remember(r, q->expr);
 }
 
-/* The kernel's path, made canonical (no "lessons/../kernels") for messages and pages. */
-static char *find_kernel(const char *name, const char *const *dirs)
+/* Whether the canonical path lies inside the canonical directory dir. */
+static bool inside(const char *path, const char *dir)
 {
-    struct stat st;
-    char path[4096];
+    size_t n = strlen(dir);
 
-    if (name[0] == '/')
-        return stat(name, &st) == 0 && S_ISREG(st.st_mode) ? realpath(name, NULL) : NULL;
+    if (strcmp(dir, "/") == 0)
+        return true;
+    return strncmp(path, dir, n) == 0 && path[n] == '/';
+}
+
+/* Whether the file at path (stat gave st) can be a kernel; the reason into why when not. */
+static bool kernel_usable(const char *path, const struct stat *st, struct str *why)
+{
+    if (S_ISDIR(st->st_mode))
+        str_appendf(why, "", "%s is a directory: name the kernel's file", path);
+    else if (!S_ISREG(st->st_mode))
+        str_appendf(why, "", "%s is %s, not a regular file", path, files_kind(st->st_mode));
+    else if (st->st_size > LESSON_KERNEL_MAX)
+        str_appendf(why, "", "%s is larger than the %d MiB a kernel may have", path, LESSON_KERNEL_MAX >> 20);
+    return why->len == 0;
+}
+
+/* Whether the canonical path lies in one of dirs (made canonical too); their canonical
+   names into where. */
+static bool in_dirs(const char *path, const char *const *dirs, struct str *where)
+{
+    bool in = false;
+
     for (; dirs && *dirs; dirs++) {
-        snprintf(path, sizeof path, "%s/%s", *dirs, name);
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            return realpath(path, NULL);
+        char *dir = realpath(*dirs, NULL);
+        if (!dir)
+            continue;
+        in |= inside(path, dir);
+        str_appendf(where, " or ", "%s", dir);
+        free(dir);
     }
+    return in;
+}
+
+/* The kernel called name, made canonical (no "lessons/../kernels") for messages and pages:
+   a relative name is looked up in each of dirs in turn, an absolute one taken as it is,
+   and the file found (symbolic links followed) must be a regular file inside one of dirs:
+   a lesson names its own kernel, never another file of the user's. NULL with the reason
+   in r->e. */
+static char *find_kernel(struct reader *r, const char *name, const char *const *dirs)
+{
+    char path[4096], why_buf[1024], looked[1024], allowed[1024];
+    struct str why, tried, where;
+    struct stat st;
+    char *real;
+
+    str_init(&why, why_buf, sizeof why_buf);
+    str_init(&tried, looked, sizeof looked);
+    for (const char *const *d = dirs;; d++) {
+        struct str p;
+        str_init(&p, path, sizeof path);
+        if (name[0] == '/' && d == dirs)
+            str_appendf(&p, "", "%s", name);
+        else if (name[0] == '/' || !d || !*d)
+            break;
+        else
+            str_appendf(&p, "", "%s/%s", *d, name);
+        if (name[0] != '/')
+            str_appendf(&tried, ", ", "%s", *d);
+        if (stat(path, &st) == 0) {
+            if (!kernel_usable(path, &st, &why))
+                break;
+            if (!(real = realpath(path, NULL))) {
+                str_appendf(&why, "", "cannot resolve %s: %s", path, strerror(errno));
+                break;
+            }
+            str_init(&where, allowed, sizeof allowed);
+            if (in_dirs(real, dirs, &where))
+                return real;
+            error_set(r->e, "%s:%d: kernel file \"%s\" is %s, outside the lesson directory and the kernels "
+                      "directory beside it: put the kernel in %s", r->file, r->line, name, real,
+                      where.len ? allowed : "the lesson directory");
+            free(real);
+            return NULL;
+        }
+        if (errno == ELOOP) {
+            str_appendf(&why, "", "%s is a loop of symbolic links", path);
+            break;
+        }
+        if (errno != ENOENT && errno != ENOTDIR) {
+            str_appendf(&why, "", "cannot read %s: %s", path, strerror(errno));
+            break;
+        }
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+            str_appendf(&why, "", "%s is a symbolic link to a file that does not exist", path);
+            break;
+        }
+    }
+    if (why.len)
+        error_set(r->e, "%s:%d: kernel file \"%s\": %s", r->file, r->line, name, why_buf);
+    else if (name[0] == '/')
+        error_set(r->e, "%s:%d: kernel file \"%s\" not found", r->file, r->line, name);
+    else
+        error_set(r->e, "%s:%d: kernel file \"%s\" not found (looked in %s)", r->file, r->line, name, looked);
     return NULL;
 }
 
@@ -434,17 +524,8 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         return 0;
     }
     if (strcmp(key, "kernel") == 0) {
-        l->kernel_file = find_kernel(value, kernel_dirs);
-        if (!l->kernel_file) {
-            char dirs[1024];
-            struct str s;
-            str_init(&s, dirs, sizeof dirs);
-            for (const char *const *d = kernel_dirs; d && *d; d++)
-                str_appendf(&s, ", ", "%s", *d);
-            error_set(r->e, "%s:%d: kernel file \"%s\" not found (looked in %s)", r->file, r->line, value, dirs);
-            return -1;
-        }
-        return 0;
+        l->kernel_file = find_kernel(r, value, kernel_dirs);
+        return l->kernel_file ? 0 : -1;
     }
     if (strcmp(key, "entry") == 0)
         return set_string(&l->entry, value);
@@ -587,6 +668,9 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
     l->number = -1;
     l->pad = true;
     l->file = strdup(file);
+    /* The byte-order mark some editors put at the start of a UTF-8 file: skipped. */
+    if (strncmp(p, BYTE_ORDER_MARK, 3) == 0)
+        p += 3;
     while (*p && rc == -2) {
         const char *end = strchr(p, '\n');
         size_t n = end ? (size_t)(end - p) : strlen(p);
@@ -594,7 +678,10 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
 
         r.line++;
         p += n + (end != NULL);
-        if (strcmp(line, "---") == 0) {
+        if (strncmp(line, BYTE_ORDER_MARK, 3) == 0) {
+            rc = bad(&r, "%s", "a byte-order mark (the bytes EF BB BF, invisible in most editors) starts "
+                     "this line: only the file's first line may have one; delete it");
+        } else if (strcmp(line, "---") == 0) {
             l->text = strdup(p);
             rc = check_complete(&r);
         } else if (line[0] != '\0' && line[0] != '#') {
@@ -667,35 +754,26 @@ void lesson_free(struct lesson *l)
     memset(l, 0, sizeof *l);
 }
 
+/* A lesson file or a kernel, whole: a regular file of at most limit bytes, with no NUL
+   byte (the parser and the OpenCL compiler would stop there). */
+static char *read_text(const char *path, size_t limit, const char *what, struct error *e)
+{
+    size_t len;
+    char *text = files_read(path, limit, what, &len, e);
+    const char *nul = text ? memchr(text, '\0', len) : NULL;
+
+    if (nul) {
+        error_set(e, "%s holds a NUL byte (at byte %zu): %s is text, without NUL bytes", path,
+                  (size_t)(nul - text), what);
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 char *read_file(const char *path, struct error *e)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-
-    if (!f) {
-        error_set(e, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    do {
-        if (cap - len < 4096) {
-            cap = cap ? cap * 2 : 8192;
-            buf = realloc(buf, cap);
-            if (!buf)
-                abort();
-        }
-        got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-    } while (got > 0);
-    if (ferror(f)) {
-        error_set(e, "cannot read %s: %s", path, strerror(errno));
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    buf[len] = '\0';
-    return buf;
+    return read_text(path, LESSON_KERNEL_MAX, "a lesson file or a kernel", e);
 }
 
 char *lesson_kernel_source(const struct lesson *l, struct error *e)
@@ -704,7 +782,7 @@ char *lesson_kernel_source(const struct lesson *l, struct error *e)
         error_set(e, "lesson %d runs on the host and has no kernel", l->number);
         return NULL;
     }
-    return read_file(l->kernel_file, e);
+    return read_text(l->kernel_file, LESSON_KERNEL_MAX, "a kernel", e);
 }
 
 int lesson_param_index(const struct lesson *l, const char *name)
@@ -755,7 +833,7 @@ int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e)
         if (!has_suffix(d->d_name, ".lesson"))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
-        text = read_file(path, e);
+        text = read_text(path, LESSON_FILE_MAX, "a lesson file", e);
         if (!text || lesson_parse(path, text, kernel_dirs, &l, e) < 0) {
             free(text);
             closedir(dh);

@@ -11,6 +11,8 @@
 #define LESSON_MAX_ARGS 16
 #define LESSON_MAX_DIMS 3
 #define LESSON_SHORT_TITLE_MAX 28   /* columns */
+#define LESSON_FILE_MAX (1 << 20)   /* bytes of a lesson file */
+#define LESSON_KERNEL_MAX (4 << 20) /* bytes of a kernel */
 
 enum lesson_engine { ENGINE_OPENCL, ENGINE_HOST };
 
@@ -85,25 +87,30 @@ struct lesson_set {
     size_t count;
 };
 
-/* Parses one lesson file's text. file names it in messages ("file:line: ...");
-   kernel_dirs is a NULL-terminated list of directories searched for the kernel file. */
+/* Parses one lesson file's text (a byte-order mark at its start is skipped). file names it
+   in messages ("file:line: ..."); kernel_dirs is a NULL-terminated list of directories
+   searched for the kernel file, which must lie inside one of them (symbolic links
+   followed) and be a regular file of at most LESSON_KERNEL_MAX bytes. */
 int lesson_parse(const char *file, const char *text, const char *const *kernel_dirs,
                  struct lesson *l, struct error *e);
 void lesson_free(struct lesson *l);
 
-/* Loads every *.lesson file of dir; kernels are looked up in dir, then dir/../kernels. */
+/* Loads every *.lesson file of dir, each a regular file of at most LESSON_FILE_MAX bytes;
+   kernels are looked up in dir, then dir/../kernels, and must lie in one of them. */
 int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e);
 void lesson_set_free(struct lesson_set *set);
 const struct lesson *lesson_set_find(const struct lesson_set *set, int number);
 
-/* The kernel source, malloc'd; NULL with a message in e. */
+/* The kernel source, malloc'd, read as read_file does; NULL with a message in e. */
 char *lesson_kernel_source(const struct lesson *l, struct error *e);
 
 /* Index of the parameter called name, or -1. */
 int lesson_param_index(const struct lesson *l, const char *name);
 bool lesson_param_allows(const struct lesson_param *p, long long value);
 
-/* Reads a whole file, malloc'd and NUL-terminated; NULL with a message in e. */
+/* Reads a whole text file, malloc'd and NUL-terminated: a regular file of at most
+   LESSON_KERNEL_MAX bytes holding no NUL byte (a FIFO or a device is refused, never
+   waited on). NULL with a message in e. */
 char *read_file(const char *path, struct error *e);
 
 #endif

@@ -2,7 +2,9 @@
      lesson=9
      size=1024x1024x1024
      device=NVIDIA H200 (NVIDIA CUDA, GPU)
-   Unknown keys are ignored, so that a newer version's file does not stop an older one. */
+   Unknown keys are ignored, so that a newer version's file does not stop an older one.
+   Only a regular file of at most STATE_FILE_MAX bytes is read: a FIFO or a device in its
+   place is not waited on. */
 #include "state.h"
 
 #include <stdio.h>
@@ -28,32 +30,45 @@ static bool parse_size(const char *text, struct gemm_size *s)
            s->k <= OPTIONS_MAX_SIDE;
 }
 
+/* One line, NUL-terminated in place, into st. */
+static void load_line(char *line, struct tutor_state *st)
+{
+    char *value = strchr(line, '=');
+    long long n;
+
+    if (!value)
+        return;
+    *value++ = '\0';
+    if (strcmp(line, "lesson") == 0 && str_to_ll(value, &n) == 0 && n >= 0 && n < 100) {
+        st->lesson = (int)n;
+        st->has_lesson = true;
+    } else if (strcmp(line, "size") == 0) {
+        st->has_size = parse_size(value, &st->size);
+    } else if (strcmp(line, "device") == 0 && *value && strlen(value) < sizeof st->device) {
+        strcpy(st->device, value);
+        st->has_device = true;
+    }
+}
+
 void state_load(const char *path, struct tutor_state *st)
 {
-    char line[1024];
-    FILE *f;
+    struct error e;
+    size_t len;
+    char *text, *line, *end;
 
     memset(st, 0, sizeof *st);
-    if (!(f = fopen(path, "r")))
+    error_init(&e);
+    if (!(text = files_read(path, STATE_FILE_MAX, "the state file", &len, &e)))
         return;
-    while (fgets(line, sizeof line, f)) {
-        char *value = strchr(line, '=');
-        long long n;
-        if (!value)
-            continue;
-        *value++ = '\0';
-        value[strcspn(value, "\n")] = '\0';
-        if (strcmp(line, "lesson") == 0 && str_to_ll(value, &n) == 0 && n >= 0 && n < 100) {
-            st->lesson = (int)n;
-            st->has_lesson = true;
-        } else if (strcmp(line, "size") == 0) {
-            st->has_size = parse_size(value, &st->size);
-        } else if (strcmp(line, "device") == 0 && *value && strlen(value) < sizeof st->device) {
-            strcpy(st->device, value);
-            st->has_device = true;
-        }
+    for (line = text; line < text + len; line = end + 1) {
+        end = memchr(line, '\n', (size_t)(text + len - line));
+        if (!end)
+            end = text + len;
+        *end = '\0';
+        if (strlen(line) == (size_t)(end - line))   /* a line holding a NUL byte does not parse */
+            load_line(line, st);
     }
-    fclose(f);
+    free(text);
 }
 
 static int write_state(FILE *out, void *ctx)

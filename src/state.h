@@ -9,6 +9,9 @@
 #include "error.h"
 #include "geometry.h"
 
+/* The largest state file read (bytes); its lines take less than a kilobyte. */
+#define STATE_FILE_MAX (64 << 10)
+
 struct tutor_state {
     bool has_lesson, has_size, has_device;
     int lesson;
@@ -19,8 +22,8 @@ struct tutor_state {
 /* $XDG_STATE_HOME/clmm-tutor/state (or ~/.local/state/...); -1 without either variable. */
 int state_path(char *buf, size_t len);
 
-/* Reads what the file holds; a missing file, or lines that do not parse, leave those
-   fields unset. */
+/* Reads what the file holds; a missing file, one that is not a regular file or is larger
+   than STATE_FILE_MAX, or lines that do not parse, leave those fields unset. */
 void state_load(const char *path, struct tutor_state *st);
 
 /* Writes a new file and renames it over the old one. */

@@ -5,8 +5,10 @@
    where search is "complete" (every configuration measured) or "partial" (stopped by a
    limit or cancelled). Lines written before the search field existed end at the date:
    whether their search was complete was not recorded, and they count as complete (they
-   are not marked partial). Lines that do not parse are kept as they are when the file
-   is rewritten, and ignored otherwise. */
+   are not marked partial). Lines that do not parse (one holding a NUL byte never does)
+   are kept byte for byte when the file is rewritten, and ignored otherwise. The file is
+   read whole, so it is read only when it is a regular file of at most TUNED_FILE_MAX
+   bytes. */
 #include "tuned.h"
 
 #include <ctype.h>
@@ -152,24 +154,66 @@ static bool apply_params(const struct lesson *l, const char *text, struct param_
     return true;
 }
 
+/* The next line of text[*at..len): its start and its length without the newline; false at
+   the end. */
+static bool next_line(const char *text, size_t len, size_t *at, const char **line, size_t *n)
+{
+    const char *end;
+
+    if (*at >= len)
+        return false;
+    *line = text + *at;
+    end = memchr(*line, '\n', len - *at);
+    *n = end ? (size_t)(end - *line) : len - *at;
+    *at += *n + (end != NULL);
+    return true;
+}
+
+/* A NUL-terminated copy of line[0..n) in *buf (grown as needed), for parse_line; false
+   when the line holds a NUL byte: no entry does, and the part before it must not be taken
+   for one. */
+static bool line_copy(const char *line, size_t n, char **buf, size_t *cap)
+{
+    if (memchr(line, '\0', n))
+        return false;
+    if (n + 1 > *cap) {
+        *cap = n + 1;
+        if (!(*buf = realloc(*buf, *cap)))
+            abort();
+    }
+    memcpy(*buf, line, n);
+    (*buf)[n] = '\0';
+    return true;
+}
+
+/* The file whole, or NULL (errno ENOENT when there is none); a file that is not a regular
+   one, or is larger than TUNED_FILE_MAX, is refused with a message in e. */
+static char *read_tuned(const char *path, size_t *len, struct error *e)
+{
+    return files_read(path, TUNED_FILE_MAX, "the file of tuned parameters", len, e);
+}
+
 bool tuned_find(const char *path, const char *device, const struct lesson *l, struct gemm_size size,
                 struct tuned_entry *found)
 {
-    FILE *f = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0;
+    struct error e;
+    size_t len, at = 0, n, cap = 0;
+    const char *line;
+    char *text, *copy = NULL;
     bool have = false, best_near = false;
     double best_distance = 0.0;
 
-    if (!f)
+    error_init(&e);
+    if (!(text = read_tuned(path, &len, &e)))
         return false;
-    while (getline(&line, &cap, f) > 0) {
+    while (next_line(text, len, &at, &line, &n)) {
         struct line_entry le;
         struct tuned_entry t;
         bool near;
         double distance;
 
-        if (!parse_line(line, &le) || le.lesson != l->number || strcmp(le.device, device) != 0)
+        if (!line_copy(line, n, &copy, &cap) || !parse_line(copy, &le) || le.lesson != l->number ||
+            strcmp(le.device, device) != 0)
             continue;
         param_set_defaults(l, &t.params);
         if (!apply_params(l, le.params, &t.params))
@@ -188,52 +232,50 @@ bool tuned_find(const char *path, const char *device, const struct lesson *l, st
             best_distance = distance;
         }
     }
-    free(line);
-    fclose(f);
+    free(copy);
+    free(text);
     return have;
 }
 
-/* The GFLOPS of the entry of device and lesson at size in the open file f, if any. */
-static bool find_entry(FILE *f, const char *device, int lesson, struct gemm_size size, double *gflops)
+/* The GFLOPS of the entry of device and lesson at size in text, if any. */
+static bool find_entry(const char *text, size_t len, const char *device, int lesson, struct gemm_size size,
+                       double *gflops)
 {
-    char *line = NULL;
-    size_t cap = 0;
+    size_t at = 0, n, cap = 0;
+    const char *line;
+    char *copy = NULL;
     bool found = false;
 
-    rewind(f);
-    while (!found && getline(&line, &cap, f) > 0)
-        found = same_entry(line, device, lesson, size, gflops);
-    free(line);
+    while (!found && next_line(text, len, &at, &line, &n))
+        found = line_copy(line, n, &copy, &cap) && same_entry(copy, device, lesson, size, gflops);
+    free(copy);
     return found;
 }
 
-/* Copies every line of in but the entry of device and lesson at size to out. */
-static int copy_others(FILE *in, FILE *out, const char *device, int lesson, struct gemm_size size)
+/* Copies every line of text but the entry of device and lesson at size to out, byte for
+   byte (NUL bytes included), each ending in a newline. */
+static int copy_others(const char *text, size_t len, FILE *out, const char *device, int lesson,
+                       struct gemm_size size)
 {
-    char *line = NULL, *copy = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    size_t at = 0, n, cap = 0;
+    const char *line;
+    char *copy = NULL;
     double gflops;
+    int rc = 0;
 
-    rewind(in);
-    while ((n = getline(&line, &cap, in)) > 0) {
-        free(copy);
-        copy = strdup(line);
-        if (!copy)
-            abort();
-        if (same_entry(copy, device, lesson, size, &gflops))
+    while (rc == 0 && next_line(text, len, &at, &line, &n)) {
+        if (line_copy(line, n, &copy, &cap) && same_entry(copy, device, lesson, size, &gflops))
             continue;   /* the entry being replaced */
-        fputs(line, out);
-        if (line[n - 1] != '\n')
-            fputc('\n', out);
+        if (fwrite(line, 1, n, out) != n || fputc('\n', out) == EOF)
+            rc = -1;
     }
-    free(line);
     free(copy);
-    return ferror(in) ? -1 : 0;
+    return rc;
 }
 
 struct new_entry {
-    FILE *in;                   /* the old file, NULL when there is none */
+    const char *old;            /* the old file's text, NULL when there is none */
+    size_t old_len;
     const char *device;
     const struct lesson *lesson;
     const struct param_set *params;
@@ -248,7 +290,7 @@ static int write_entries(FILE *out, void *ctx)
     char params[512], date[32];
     time_t now = time(NULL);
 
-    if (n->in && copy_others(n->in, out, n->device, n->lesson->number, n->size) < 0)
+    if (n->old && copy_others(n->old, n->old_len, out, n->device, n->lesson->number, n->size) < 0)
         return -1;
     param_set_format(n->lesson, n->params, params, sizeof params);
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
@@ -260,8 +302,9 @@ static int write_entries(FILE *out, void *ctx)
 int tuned_save(const char *path, const char *device, const struct lesson *l, const struct param_set *ps,
                double gflops, struct gemm_size size, bool complete, bool *kept, struct error *e)
 {
-    char lock_path[4200];
-    struct new_entry entry = { NULL, device, l, ps, gflops, size, complete };
+    char lock_path[4200], *old;
+    struct new_entry entry = { NULL, 0, device, l, ps, gflops, size, complete };
+    struct stat st;
     double old_gflops;
     int lock, rc = -1;
 
@@ -270,20 +313,31 @@ int tuned_save(const char *path, const char *device, const struct lesson *l, con
         return -1;
     /* One writer at a time: read, write and rename under the lock. */
     snprintf(lock_path, sizeof lock_path, "%s.lock", path);
-    lock = open(lock_path, O_CREAT | O_RDWR, 0644);
+    lock = open(lock_path, O_CREAT | O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+    if (lock >= 0 && fstat(lock, &st) == 0 && !S_ISREG(st.st_mode)) {
+        error_set(e, "cannot lock %s: it is %s, not a regular file", lock_path, files_kind(st.st_mode));
+        close(lock);
+        return -1;
+    }
     if (lock < 0 || flock(lock, LOCK_EX) < 0) {
         error_set(e, "cannot lock %s: %s", lock_path, strerror(errno));
         if (lock >= 0)
             close(lock);
         return -1;
     }
-    entry.in = fopen(path, "r");
-    if (!entry.in && errno != ENOENT) {
-        error_set(e, "cannot read %s: %s", path, strerror(errno));
+    /* Under the lock no other write is under way: every temporary beside the file is one a
+       killed write left. */
+    files_remove_temporaries(path, 0);
+    old = read_tuned(path, &entry.old_len, e);
+    if (!old && errno != ENOENT) {
+        char why[sizeof e->msg];
+        snprintf(why, sizeof why, "%s", e->msg);
+        error_set(e, "%s (it is left as it is: move it away to start a new file)", why);
         goto done;
     }
+    entry.old = old;
     /* A search stopped early does not replace a faster result found at the same size. */
-    if (entry.in && !complete && find_entry(entry.in, device, l->number, size, &old_gflops) &&
+    if (old && !complete && find_entry(old, entry.old_len, device, l->number, size, &old_gflops) &&
         old_gflops > gflops) {
         *kept = true;
         rc = 0;
@@ -291,8 +345,7 @@ int tuned_save(const char *path, const char *device, const struct lesson *l, con
     }
     rc = file_replace(path, write_entries, &entry, e);
 done:
-    if (entry.in)
-        fclose(entry.in);
+    free(old);
     close(lock);
     return rc;
 }

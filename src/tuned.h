@@ -10,6 +10,10 @@
 #include "geometry.h"
 #include "lesson.h"
 
+/* The largest file of tuned parameters read (bytes): a larger one is not used, and not
+   rewritten. A line of it is about a hundred bytes. */
+#define TUNED_FILE_MAX (16 << 20)
+
 /* One saved result of the tuner. */
 struct tuned_entry {
     struct param_set params;    /* the lesson's defaults with the saved values over them */
@@ -31,14 +35,17 @@ bool tuned_near(struct gemm_size tuned, struct gemm_size size);
    (tuned_near) before any other, then the least distant (the sum over M, N and K of the
    absolute logarithm of their ratios), then the one saved last. Entries whose values the
    lesson no longer allows are ignored. True when there is one, near or not: the caller
-   applies it only when tuned_near(found->size, size). */
+   applies it only when tuned_near(found->size, size). A file that is not a regular one,
+   or is larger than TUNED_FILE_MAX, is not read. */
 bool tuned_find(const char *path, const char *device, const struct lesson *l, struct gemm_size size,
                 struct tuned_entry *found);
 
 /* Records ps as the best of lesson l on device at size, replacing an older entry of the
    same size (entries of other sizes stay), by writing a new file and renaming it over
    the old one, under a lock. An incomplete search does not replace a faster entry found
-   at the same size: then *kept is set. */
+   at the same size: then *kept is set. Lines that are not entries are kept byte for byte.
+   A file that is not a regular one, or is larger than TUNED_FILE_MAX, is left as it is,
+   with a message. */
 int tuned_save(const char *path, const char *device, const struct lesson *l, const struct param_set *ps,
                double gflops, struct gemm_size size, bool complete, bool *kept, struct error *e);
 

@@ -195,6 +195,49 @@ else
     grep -q "__kernel" "$tmp/out" && grep -q "GFLOPS" "$tmp/out" || not_ok "--lesson prints the kernel and a measurement"
 fi
 
+# --- Hostile files: lesson, kernel and tuned files that are not what they should be ------
+# Every run is bounded by timeout: a FIFO or /dev/zero read as a file would hang or grow
+# without end, and the test fails instead of hanging the suite.
+hostile="$top_srcdir/tests/hostile/files"
+mkdir "$tmp/fifo-lesson" "$tmp/zero-lesson" "$tmp/kernel-dir" "$tmp/kernel-loop"
+mkfifo "$tmp/fifo-lesson/01-fifo.lesson"
+expect "a FIFO named *.lesson is refused, not waited on" 3 "01-fifo.lesson is a FIFO \(named pipe\), not a regular file" \
+    timeout 20 "$tutor" --list --lessons "$tmp/fifo-lesson"
+ln -s /dev/zero "$tmp/zero-lesson/01-zero.lesson"
+expect "a *.lesson link to /dev/zero is refused, not read" 3 "01-zero.lesson is a character device, not a regular file" \
+    timeout 20 "$tutor" --list --lessons "$tmp/zero-lesson"
+expect "a kernel path out of the lesson directory is refused with where it leads" 3 \
+    'kernel file "[./]*etc/passwd" is /etc/passwd, outside the lesson directory and the kernels directory' \
+    timeout 20 "$tutor" --show 1 --lessons "$hostile/escape"
+grep -q "^root:" "$tmp/out" && not_ok "--show does not print a file out of the lesson directory"
+expect "a lesson saved with a byte-order mark is read" 0 "Saved with a byte-order mark" \
+    timeout 20 "$tutor" --list --lessons "$hostile/bom"
+for case in kernel-dir kernel-loop; do
+    printf 'lesson: 1\ntitle: t\nsources: s\nkernel: k.cl\nentry: e\nargs: M N K A B C\nglobal: M, N\n---\n' \
+        >"$tmp/$case/01-k.lesson"
+done
+mkdir "$tmp/kernel-dir/k.cl"
+expect "a kernel path that is a directory says so" 3 "k.cl is a directory" \
+    timeout 20 "$tutor" --list --lessons "$tmp/kernel-dir"
+ln -s k.cl "$tmp/kernel-loop/k.cl"
+expect "a kernel path that is a loop of links says so" 3 "k.cl is a loop of symbolic links" \
+    timeout 20 "$tutor" --list --lessons "$tmp/kernel-loop"
+if "$tutor" --devices >/dev/null 2>&1; then
+    mkdir -p "$tmp/fifo-data/clmm-tutor"
+    mkfifo "$tmp/fifo-data/clmm-tutor/tuned"
+    expect "a FIFO as the tuned file is not waited on" 0 "ok" \
+        env XDG_DATA_HOME="$tmp/fifo-data" timeout 60 "$tutor" --bench --lesson 1 --size 32 --reps 1 \
+        --no-reference --format csv
+    expect "a search does not replace a FIFO as the tuned file, and says why" 3 \
+        "tuned is a FIFO \(named pipe\), not a regular file \(it is left as it is" \
+        env XDG_DATA_HOME="$tmp/fifo-data" XDG_STATE_HOME="$tmp/fifo-state" timeout 60 \
+        "$tutor" --tune --lesson 5 --size 32 --reps 1 --max-configs 1
+    [ -p "$tmp/fifo-data/clmm-tutor/tuned" ] || not_ok "the FIFO is left in place"
+else
+    echo "SKIP: no OpenCL device: a FIFO as the tuned file was not tried"
+fi
+# --- end of hostile files ---------------------------------------------------------------
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1
 [ "$passed" -gt 0 ] || exit 77

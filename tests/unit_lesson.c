@@ -456,6 +456,83 @@ START_TEST(test_lesson_kernel_not_found)
 }
 END_TEST
 
+/* A byte-order mark at the start of the file is skipped; one at the start of a later line
+   is named. */
+START_TEST(test_lesson_byte_order_mark)
+{
+    char text[4096];
+    struct lesson l;
+
+    snprintf(text, sizeof text, "\xEF\xBB\xBF%s", full_lesson);
+    parse_ok(text, &l);
+    ck_assert_int_eq(l.number, 7);
+    ck_assert_str_eq(l.title, "Tiles in local memory");
+    lesson_free(&l);
+    parse_fails(full_lesson_with(3, "\xEF\xBB\xBFtitle: Tiles\n"), 3, "byte-order mark (the bytes EF BB BF");
+}
+END_TEST
+
+/* A kernel must lie in the lesson's directories, after symbolic links: not a file of the
+   user's elsewhere, by a relative path, an absolute one or a link. */
+START_TEST(test_lesson_kernel_confined)
+{
+    char line[512], secret[256];
+    struct lesson l;
+
+    write_file(base_dir, "secret.txt", "not a kernel\n");
+    snprintf(secret, sizeof secret, "%s/secret.txt", base_dir);
+    parse_fails2(full_lesson_with(6, "kernel: ../secret.txt\n"), 6,
+                 ", outside the lesson directory and the kernels directory beside it: put the kernel in ",
+                 kernels_dir);
+    parse_fails(full_lesson_with(6, "kernel: ../secret.txt\n"), 6, secret);
+    snprintf(line, sizeof line, "kernel: %s\n", secret);
+    parse_fails(full_lesson_with(6, line), 6, "outside the lesson directory");
+    parse_fails(full_lesson_with(6, "kernel: ../../../../../../../../etc/passwd\n"), 6, "is /etc/passwd, outside");
+    ck_assert_int_eq(symlink("../secret.txt", strcat(strcpy(line, kernels_dir), "/link.cl")), 0);
+    parse_fails(full_lesson_with(6, "kernel: link.cl\n"), 6, "outside the lesson directory");
+    /* Inside, whichever way it is named. */
+    parse_ok(full_lesson_with(6, "kernel: ../kernels/./tiles.cl\n"), &l);
+    lesson_free(&l);
+    snprintf(line, sizeof line, "kernel: %s/tiles.cl\n", kernels_dir);
+    parse_ok(full_lesson_with(6, line), &l);
+    lesson_free(&l);
+    ck_assert_int_eq(symlink("tiles.cl", strcat(strcpy(line, kernels_dir), "/same.cl")), 0);
+    parse_ok(full_lesson_with(6, "kernel: same.cl\n"), &l);
+    ck_assert_str_eq(strrchr(l.kernel_file, '/'), "/tiles.cl");
+    lesson_free(&l);
+}
+END_TEST
+
+/* A kernel path that is not a kernel's file says what it is. */
+START_TEST(test_lesson_kernel_not_a_file)
+{
+    char path[256];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/dir.cl", kernels_dir);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    parse_fails(full_lesson_with(6, "kernel: dir.cl\n"), 6, "dir.cl is a directory");
+    snprintf(path, sizeof path, "%s/loop.cl", kernels_dir);
+    ck_assert_int_eq(symlink("loop.cl", path), 0);
+    parse_fails(full_lesson_with(6, "kernel: loop.cl\n"), 6, "loop.cl is a loop of symbolic links");
+    snprintf(path, sizeof path, "%s/gone.cl", kernels_dir);
+    ck_assert_int_eq(symlink("nothing-here.cl", path), 0);
+    parse_fails(full_lesson_with(6, "kernel: gone.cl\n"), 6, "gone.cl is a symbolic link to a file that does not exist");
+    snprintf(path, sizeof path, "%s/fifo.cl", kernels_dir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    parse_fails(full_lesson_with(6, "kernel: fifo.cl\n"), 6, "fifo.cl is a FIFO (named pipe), not a regular file");
+    snprintf(path, sizeof path, "%s/zero.cl", kernels_dir);
+    ck_assert_int_eq(symlink("/dev/zero", path), 0);
+    parse_fails(full_lesson_with(6, "kernel: zero.cl\n"), 6, "zero.cl is a character device");
+    snprintf(path, sizeof path, "%s/huge.cl", kernels_dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(ftruncate(fileno(f), LESSON_KERNEL_MAX + 1), 0);
+    fclose(f);
+    parse_fails(full_lesson_with(6, "kernel: huge.cl\n"), 6, "huge.cl is larger than the 4 MiB a kernel may have");
+}
+END_TEST
+
 START_TEST(test_lesson_duplicate_key)
 {
     parse_fails2(full_lesson_with(5, "title: Again\n"), 5, "title", "twice");
@@ -656,6 +733,47 @@ START_TEST(test_lesson_set_errors)
 }
 END_TEST
 
+/* Only regular files of at most LESSON_FILE_MAX bytes, without NUL bytes, are read as
+   lessons: a FIFO is not waited on, /dev/zero not read without end. */
+START_TEST(test_lesson_set_not_regular)
+{
+    static const char *const cases[][2] = {
+        { "fifo", "is a FIFO (named pipe), not a regular file" },
+        { "zero", "is a character device, not a regular file" },
+        { "dir", "is a directory, not a regular file" },
+        { "huge", "is 1048577 bytes, larger than the 1 MiB a lesson file may have" },
+        { "nul", "holds a NUL byte (at byte 9): a lesson file is text" },
+    };
+    struct lesson_set set;
+    struct error e;
+    char path[256];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/01-hostile.lesson", lessons_dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *kind = cases[i][0];
+        if (strcmp(kind, "fifo") == 0) {
+            ck_assert_int_eq(mkfifo(path, 0600), 0);
+        } else if (strcmp(kind, "zero") == 0) {
+            ck_assert_int_eq(symlink("/dev/zero", path), 0);
+        } else if (strcmp(kind, "dir") == 0) {
+            ck_assert_int_eq(mkdir(path, 0700), 0);
+        } else {
+            f = fopen(path, "w");
+            ck_assert_ptr_nonnull(f);
+            fwrite("lesson: 1\0\n", 1, 11, f);
+            if (strcmp(kind, "huge") == 0)
+                ck_assert_int_eq(ftruncate(fileno(f), LESSON_FILE_MAX + 1), 0);
+            fclose(f);
+        }
+        error_init(&e);
+        ck_assert_msg(lesson_set_load(lessons_dir, &set, &e) < 0, "%s: loaded", kind);
+        ck_assert_msg(strstr(e.msg, "01-hostile.lesson ") && strstr(e.msg, cases[i][1]), "%s: %s", kind, e.msg);
+        ck_assert_int_eq(remove(path), 0);
+    }
+}
+END_TEST
+
 /* The lessons shipped in the source tree (top_srcdir is set by `make check`). */
 START_TEST(test_lesson_shipped)
 {
@@ -710,6 +828,9 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_local_dims_mismatch);
     tcase_add_test(parse, test_lesson_missing_keys);
     tcase_add_test(parse, test_lesson_kernel_not_found);
+    tcase_add_test(parse, test_lesson_byte_order_mark);
+    tcase_add_test(parse, test_lesson_kernel_confined);
+    tcase_add_test(parse, test_lesson_kernel_not_a_file);
     tcase_add_test(parse, test_lesson_duplicate_key);
     tcase_add_test(parse, test_lesson_duplicate_single_value_key);
     tcase_add_test(parse, test_lesson_layout);
@@ -724,6 +845,7 @@ Suite *lesson_suite(void)
     tcase_add_test(load, test_lesson_set_kernel_beside_lessons);
     tcase_add_test(load, test_lesson_set_duplicate_number);
     tcase_add_test(load, test_lesson_set_errors);
+    tcase_add_test(load, test_lesson_set_not_regular);
     if (getenv("top_srcdir"))
         tcase_add_test(load, test_lesson_shipped);
     else

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "units.h"
@@ -390,6 +391,159 @@ START_TEST(test_tuned_stale_entry)
 }
 END_TEST
 
+/* The whole file, malloc'd; its length in *len. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = malloc(1 << 16);
+
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(buf);
+    *len = fread(buf, 1, (1 << 16) - 1, f);
+    buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* A line holding a NUL byte is not an entry, and a rewrite keeps it byte for byte: the
+   line after it is neither glued onto it nor lost (tests/hostile/files/tuned-nul). */
+START_TEST(test_tuned_nul_byte)
+{
+    static const char new_entry[] = "6\tgpu\tTS=16 WPT=4\t5.0\t64x64x64\t";
+    char path[128], command[512];
+    char *before, *after;
+    size_t before_len, after_len;
+    struct param_set ps;
+    struct tuned_entry got;
+    struct error e;
+    bool kept;
+
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    snprintf(command, sizeof command, "cp '%s/tests/hostile/files/tuned-nul' '%s'", CLMM_SRCDIR, path);
+    ck_assert_int_eq(system(command), 0);
+    before = slurp(path, &before_len);
+    /* The second line would be an entry at 256 if its NUL byte ended it. */
+    ck_assert(!tuned_find(path, "gpu", &tiles, (struct gemm_size){ 256, 256, 256 }, &got));
+    error_init(&e);
+    param_set_defaults(&tiles, &ps);
+    ck_assert_msg(tuned_save(path, "gpu", &tiles, &ps, 5.0, (struct gemm_size){ 64, 64, 64 }, true, &kept, &e) == 0,
+                  "%s", e.msg);
+    after = slurp(path, &after_len);
+    ck_assert_uint_gt(after_len, before_len);
+    ck_assert_msg(memcmp(before, after, before_len) == 0, "the lines before the new entry changed");
+    ck_assert_msg(strncmp(after + before_len, new_entry, strlen(new_entry)) == 0, "%s", after + before_len);
+    ck_assert_int_eq(count_lines(path), 4);
+    ck_assert(tuned_find(path, "cpu", &tiles, (struct gemm_size){ 64, 64, 64 }, &got));
+    ck_assert_int_eq(got.params.values[0], 8);
+    free(before);
+    free(after);
+}
+END_TEST
+
+/* A FIFO, a device, or a file over TUNED_FILE_MAX at the file's path is not read (never
+   waited on, never read without end) and not replaced. */
+START_TEST(test_tuned_not_regular)
+{
+    char path[128];
+    struct param_set ps;
+    struct tuned_entry got;
+    struct error e;
+    struct stat st;
+    const struct gemm_size s = { 64, 64, 64 };
+    FILE *f;
+    bool kept;
+
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    param_set_defaults(&tiles, &ps);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    ck_assert(!tuned_find(path, "gpu", &tiles, s, &got));
+    error_init(&e);
+    ck_assert_int_lt(tuned_save(path, "gpu", &tiles, &ps, 5.0, s, true, &kept, &e), 0);
+    ck_assert_msg(strstr(e.msg, "is a FIFO (named pipe), not a regular file") && strstr(e.msg, "left as it is"),
+                  "%s", e.msg);
+    ck_assert(stat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+    ck_assert_int_eq(unlink(path), 0);
+
+    ck_assert_int_eq(symlink("/dev/zero", path), 0);
+    ck_assert(!tuned_find(path, "gpu", &tiles, s, &got));
+    ck_assert_int_lt(tuned_save(path, "gpu", &tiles, &ps, 5.0, s, true, &kept, &e), 0);
+    ck_assert_msg(strstr(e.msg, "is a character device, not a regular file"), "%s", e.msg);
+    ck_assert_int_eq(unlink(path), 0);
+
+    /* Past the limit by one byte (a sparse file): refused, and left whole. */
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("6\tgpu\tTS=8 WPT=1\t2.0\t64x64x64\t2026-01-01\tcomplete\n", f);
+    ck_assert_int_eq(ftruncate(fileno(f), (off_t)TUNED_FILE_MAX + 1), 0);
+    fclose(f);
+    ck_assert(!tuned_find(path, "gpu", &tiles, s, &got));
+    ck_assert_int_lt(tuned_save(path, "gpu", &tiles, &ps, 5.0, s, true, &kept, &e), 0);
+    ck_assert_msg(strstr(e.msg, "larger than the 16 MiB the file of tuned parameters may have"), "%s", e.msg);
+    ck_assert(stat(path, &st) == 0 && st.st_size == (off_t)TUNED_FILE_MAX + 1);
+}
+END_TEST
+
+/* Temporaries that a write killed before its rename left are removed by the next write
+   (under the lock none can be another's); files that only look alike are kept. */
+START_TEST(test_tuned_stale_temporaries)
+{
+    static const struct {
+        const char *name;
+        mode_t mode;
+        bool removed;
+    } files[] = {
+        { "tuned.Ab3dEf.tmp", 0644, true },     /* this version's */
+        { "tuned.Xy9AbC", 0600, true },         /* an earlier version's, as mkstemp made it */
+        { "tuned.backup", 0600, false },        /* a word: somebody's copy */
+        { "tuned.Zz9AbC", 0644, false },        /* not mkstemp's mode */
+        { "other.Ab3dEf.tmp", 0600, false },    /* another file's */
+    };
+    char path[128], file[256];
+    struct param_set ps;
+    struct error e;
+    bool kept;
+
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(file, sizeof file, "%s/%s", dir, files[i].name);
+        write_file(file, "6\tgpu\tTS=8 WPT=1\t2.0\t64x64x64\t2026-01-01\tcom");
+        ck_assert_int_eq(chmod(file, files[i].mode), 0);
+    }
+    error_init(&e);
+    param_set_defaults(&tiles, &ps);
+    ck_assert_msg(tuned_save(path, "gpu", &tiles, &ps, 5.0, (struct gemm_size){ 64, 64, 64 }, true, &kept, &e) == 0,
+                  "%s", e.msg);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(file, sizeof file, "%s/%s", dir, files[i].name);
+        ck_assert_msg((access(file, F_OK) != 0) == files[i].removed, "%s: %s", files[i].name,
+                      files[i].removed ? "left" : "removed");
+    }
+}
+END_TEST
+
+/* A rewrite keeps the mode the user gave the file; a new file is 0644. */
+START_TEST(test_tuned_keeps_mode)
+{
+    char path[128];
+    struct param_set ps;
+    struct error e;
+    struct stat st;
+    bool kept;
+
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    error_init(&e);
+    param_set_defaults(&tiles, &ps);
+    ck_assert(tuned_save(path, "gpu", &tiles, &ps, 5.0, (struct gemm_size){ 64, 64, 64 }, true, &kept, &e) == 0);
+    ck_assert(stat(path, &st) == 0);
+    ck_assert_uint_eq(st.st_mode & 0777, 0644);
+    ck_assert_int_eq(chmod(path, 0600), 0);
+    ck_assert(tuned_save(path, "cpu", &tiles, &ps, 5.0, (struct gemm_size){ 64, 64, 64 }, true, &kept, &e) == 0);
+    ck_assert(stat(path, &st) == 0);
+    ck_assert_uint_eq(st.st_mode & 0777, 0600);
+    ck_assert_int_eq(count_lines(path), 2);
+}
+END_TEST
+
 Suite *tune_suite(void)
 {
     Suite *s = suite_create("tune");
@@ -408,6 +562,10 @@ Suite *tune_suite(void)
     tcase_add_test(tc, test_tuned_tie);
     tcase_add_test(tc, test_tuned_keeps_other_lines);
     tcase_add_test(tc, test_tuned_stale_entry);
+    tcase_add_test(tc, test_tuned_nul_byte);
+    tcase_add_test(tc, test_tuned_not_regular);
+    tcase_add_test(tc, test_tuned_stale_temporaries);
+    tcase_add_test(tc, test_tuned_keeps_mode);
     suite_add_tcase(s, tc);
     return s;
 }
