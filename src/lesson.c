@@ -12,6 +12,7 @@
 #include "expr.h"
 #include "files.h"
 #include "str.h"
+#include "xalloc.h"
 
 /* U+FEFF in UTF-8. */
 #define BYTE_ORDER_MARK "\xEF\xBB\xBF"
@@ -55,9 +56,7 @@ static char *dup_trimmed(const char *s, size_t n)
     }
     while (n > 0 && isspace((unsigned char)s[n - 1]))
         n--;
-    out = malloc(n + 1);
-    if (!out)
-        abort();
+    out = xmalloc(n + 1);
     memcpy(out, s, n);
     out[n] = '\0';
     return out;
@@ -65,9 +64,7 @@ static char *dup_trimmed(const char *s, size_t n)
 
 static int remember(struct reader *r, const char *expr)
 {
-    r->exprs = realloc(r->exprs, (r->nexprs + 1) * sizeof *r->exprs);
-    if (!r->exprs)
-        abort();
+    r->exprs = xrealloc(r->exprs, (r->nexprs + 1) * sizeof *r->exprs);
     r->exprs[r->nexprs].expr = expr;
     r->exprs[r->nexprs].line = r->line;
     r->nexprs++;
@@ -242,9 +239,7 @@ static int add_value(struct reader *r, char *part, void *ctx)
         return -1;
     }
     free(part);
-    p->values = realloc(p->values, (p->nvalues + 1) * sizeof *p->values);
-    if (!p->values)
-        abort();
+    p->values = xrealloc(p->values, (p->nvalues + 1) * sizeof *p->values);
     p->values[p->nvalues++] = v;
     return 0;
 }
@@ -303,9 +298,7 @@ static int add_multiple(struct reader *r, char *part, void *ctx)
         free(part);
         return -1;
     }
-    l->multiples = realloc(l->multiples, (l->nmultiples + 1) * sizeof *l->multiples);
-    if (!l->multiples)
-        abort();
+    l->multiples = xrealloc(l->multiples, (l->nmultiples + 1) * sizeof *l->multiples);
     l->multiples[l->nmultiples].dim = part[0];
     l->multiples[l->nmultiples].expr = dup_trimmed(part + 1, strlen(part + 1));
     free(part);
@@ -327,9 +320,7 @@ static int parse_require(struct reader *r, const char *value)
 
     if (!colon)
         return bad(r, "%s", "expected \"EXPR : MESSAGE\" (a colon with a blank on each side)");
-    l->requires = realloc(l->requires, (l->nrequires + 1) * sizeof *l->requires);
-    if (!l->requires)
-        abort();
+    l->requires = xrealloc(l->requires, (l->nrequires + 1) * sizeof *l->requires);
     q = &l->requires[l->nrequires++];
     q->expr = dup_trimmed(value, (size_t)(colon - value));
     q->message = dup_trimmed(colon + 3, strlen(colon + 3));
@@ -440,7 +431,7 @@ static char *find_kernel(struct reader *r, const char *name, const char *const *
 
 static int set_string(char **field, const char *value)
 {
-    *field = strdup(value);
+    *field = xstrdup(value);
     return 0;
 }
 
@@ -590,7 +581,7 @@ static char *shorten(const char *title)
     char *out;
 
     if (str_columns(title, strlen(title)) <= LESSON_SHORT_TITLE_MAX)
-        return strdup(title);
+        return xstrdup(title);
     cut = str_prefix(title, LESSON_SHORT_TITLE_MAX - 3);
     /* At the last blank inside the prefix; one long word is cut at a character. */
     for (keep = cut - 1; keep > 0 && title[keep] != ' '; keep--)
@@ -599,9 +590,7 @@ static char *shorten(const char *title)
         keep = cut;
     while (keep > 0 && (title[keep - 1] == ' ' || title[keep - 1] == ',' || title[keep - 1] == ':'))
         keep--;
-    out = malloc(keep + 4);
-    if (!out)
-        abort();
+    out = xmalloc(keep + 4);
     memcpy(out, title, keep);
     memcpy(out + keep, "...", 4);
     return out;
@@ -667,7 +656,7 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
     memset(l, 0, sizeof *l);
     l->number = -1;
     l->pad = true;
-    l->file = strdup(file);
+    l->file = xstrdup(file);
     /* The byte-order mark some editors put at the start of a UTF-8 file: skipped. */
     if (strncmp(p, BYTE_ORDER_MARK, 3) == 0)
         p += 3;
@@ -682,7 +671,7 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
             rc = bad(&r, "%s", "a byte-order mark (the bytes EF BB BF, invisible in most editors) starts "
                      "this line: only the file's first line may have one; delete it");
         } else if (strcmp(line, "---") == 0) {
-            l->text = strdup(p);
+            l->text = xstrdup(p);
             rc = check_complete(&r);
         } else if (line[0] != '\0' && line[0] != '#') {
             char *colon = strchr(line, ':');
@@ -849,9 +838,7 @@ int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e)
             lesson_set_free(set);
             return -1;
         }
-        set->items = realloc(set->items, (set->count + 1) * sizeof *set->items);
-        if (!set->items)
-            abort();
+        set->items = xrealloc(set->items, (set->count + 1) * sizeof *set->items);
         set->items[set->count++] = l;
     }
     closedir(dh);

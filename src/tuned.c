@@ -25,6 +25,7 @@
 
 #include "files.h"
 #include "str.h"
+#include "xalloc.h"
 
 int tuned_path(char *buf, size_t len)
 {
@@ -178,8 +179,7 @@ static bool line_copy(const char *line, size_t n, char **buf, size_t *cap)
         return false;
     if (n + 1 > *cap) {
         *cap = n + 1;
-        if (!(*buf = realloc(*buf, *cap)))
-            abort();
+        *buf = xrealloc(*buf, *cap);
     }
     memcpy(*buf, line, n);
     (*buf)[n] = '\0';
