@@ -188,6 +188,7 @@ static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_re
         run_result_free(&r);
     }
     free(line);
+    fseek(log, 0, SEEK_END);    /* from reading to writing */
     if (started != (size_t)-1) {
         struct run_result r;
         run_result_init(&r);
@@ -199,6 +200,16 @@ static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_re
         outcome(l, started, &r, true, res, step, ctx);
         run_result_free(&r);
     }
+}
+
+/* The last byte of a stream open for reading and appending, or EOF; the stream is left at
+   its end, ready to be written (C11 7.21.5.3: between a read and a write, a positioning). */
+static int last_byte(FILE *f)
+{
+    int c = fseek(f, -1, SEEK_END) == 0 ? fgetc(f) : EOF;
+
+    fseek(f, 0, SEEK_END);
+    return c;
 }
 
 /* Opens the log, locked against a second search of the same space, holding the right
@@ -241,7 +252,7 @@ static FILE *open_log(const char *path, const struct lesson *l, bool restart, st
     }
     if (size == 0)
         fprintf(log, "%s\n", header);
-    else if (fseek(log, -1, SEEK_END) == 0 && fgetc(log) != '\n')
+    else if (last_byte(log) != '\n')
         fputc('\n', log);  /* a line cut short by a crash stays a line of its own */
     fflush(log);
     rewind(log);
@@ -271,7 +282,6 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
     if (!done)
         abort();
     replay(log, l, done, res, step, ctx);
-    fseek(log, 0, SEEK_END);
     param_set_defaults(l, &defaults);
     first = tune_space_index(l, &defaults);
     /* The defaults first, then the space in order. */
