@@ -479,9 +479,10 @@ void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_re
     if (res->complete)
         fprintf(out, "Searched all %zu configurations (%zu in this run).\n", res->space, res->measured);
     else
-        fprintf(out, "Stopped by %s at %zu of %zu configurations: the same command%s goes on.\n",
-                res->stopped_by_time ? "--time-limit" : "--max-configs", res->done, res->space,
-                restarted ? " without --restart" : "");
+        fprintf(out, "%s at %zu of %zu configurations: the same command%s goes on.\n",
+                res->stopped_by_cancel ? "Interrupted"
+                : res->stopped_by_time ? "Stopped by --time-limit" : "Stopped by --max-configs",
+                res->done, res->space, restarted ? " without --restart" : "");
     fprintf(out, "%zu verified, %zu refused, failed or wrong.\n", res->verified, res->done - res->verified);
     if (res->ngflops == 0)
         return;

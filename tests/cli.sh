@@ -195,6 +195,51 @@ else
     grep -q "__kernel" "$tmp/out" && grep -q "GFLOPS" "$tmp/out" || not_ok "--lesson prints the kernel and a measurement"
 fi
 
+# ---- an interrupted --tune is a cancellation, not a crash ----
+# SIGINT or SIGTERM while a configuration is measured: the search stops after the running
+# launch, the program ends by that signal, and the next run measures that configuration
+# (it is not taken for one that ended the program). A budget of 3 s per configuration at
+# 256 keeps the first one running when the signal comes.
+if "$tutor" --devices >/dev/null 2>&1 && env --default-signal=INT true 2>/dev/null; then
+    for signal in INT:130 TERM:143; do
+        name=${signal%:*} want=${signal#*:}
+        state="$tmp/state-$name"
+        # A background job of a script ignores SIGINT: env gives it back its default.
+        XDG_STATE_HOME="$state" XDG_DATA_HOME="$tmp/data-$name" env --default-signal=INT \
+            "$tutor" --tune --lesson 5 --size 256 --budget 3 >"$tmp/out" 2>"$tmp/err" &
+        pid=$!
+        i=0
+        until grep -qs "started" "$state"/clmm-tutor/tune/*.log || [ $i -ge 600 ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        sleep 0.5
+        kill -"$name" $pid
+        i=0
+        while kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        kill -KILL $pid 2>/dev/null
+        wait $pid
+        got=$?
+        if [ "$got" -eq "$want" ] && grep -q "^Interrupted at 0 of 3 configurations" "$tmp/out" &&
+           grep -q "cancelled" "$state"/clmm-tutor/tune/*.log; then
+            ok "SIG$name stops --tune, logged as cancelled, status $want"
+        else
+            echo "    exit status $got, expected $want" >>"$tmp/err"
+            not_ok "SIG$name stops --tune, logged as cancelled, status $want"
+        fi
+        expect "after SIG$name, the next --tune measures the interrupted configuration" 0 \
+            '^\[1/3\] TS=16 +[0-9.]+ GFLOPS +best so far$' \
+            env XDG_STATE_HOME="$state" XDG_DATA_HOME="$tmp/data-$name" \
+            "$tutor" --tune --lesson 5 --size 256 --reps 1 --max-configs 1
+    done
+else
+    echo "SKIP: no OpenCL device, or no env --default-signal; --tune is not interrupted"
+fi
+# ---- end of: an interrupted --tune ----
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1
 [ "$passed" -gt 0 ] || exit 77
