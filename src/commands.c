@@ -17,6 +17,7 @@
 #include "params.h"
 #include "reference.h"
 #include "str.h"
+#include "text.h"
 #include "tune.h"
 #include "tuned.h"
 #include "report.h"
@@ -260,7 +261,7 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
 {
     const struct lesson *l = lesson_set_find(set, lesson);
     struct tune_options to = { opts->measure, opts->max_configs, opts->time_limit_s, opts->restart };
-    char device[600], log_path[4096], saved[4096];
+    char device[600], log_path[4096], saved[4096], *title;
     struct tune_result res;
     struct workspace w;
     struct error e;
@@ -283,8 +284,10 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     }
     if (workspace_init(&w, cl, opts->sizes[0], opts->measure.seed, &e) < 0)
         return fail(EXIT_RUN_FAILED, &e);
-    printf("Tuning lesson %d (%s) at %lldx%lldx%lld\non %s\n", l->number, l->short_title,
+    title = text_printable(l->short_title, false);
+    printf("Tuning lesson %d (%s) at %lldx%lldx%lld\non %s\n", l->number, title,
            opts->sizes[0].m, opts->sizes[0].n, opts->sizes[0].k, device);
+    free(title);
     printf("%zu configurations; this run measures at most %zu and starts none after %g s\n",
            tune_space_size(l), to.max_configs, to.time_limit_s);
     printf("Log (to resume): %s\n\n", log_path);

@@ -9,6 +9,26 @@
 #include "str.h"
 #include "text.h"
 
+/* Text from a lesson file, made printable (text_printable): a lesson may come from anyone. */
+static void put_text(FILE *out, const char *text, bool keep_lines)
+{
+    char *printable = text_printable(text, keep_lines);
+
+    fputs(printable, out);
+    free(printable);
+}
+
+/* The same, cut to width columns and padded to them. */
+static void put_field(FILE *out, const char *text, int width)
+{
+    char *printable = text_printable(text, false);
+    size_t n = str_prefix(printable, (size_t)width);
+
+    fwrite(printable, 1, n, out);
+    fprintf(out, "%*s", width - (int)str_columns(printable, n), "");
+    free(printable);
+}
+
 void report_list(FILE *out, const struct lesson_set *set)
 {
     fprintf(out, " #  %-52s  %s\n", "lesson", "sizes");
@@ -18,7 +38,9 @@ void report_list(FILE *out, const struct lesson_set *set)
                           : l->square ? (l->pad ? "square (pads)" : "square only")
                           : l->nmultiples ? (l->pad ? "multiples (pads)" : "multiples only")
                           : "any";
-        fprintf(out, "%2d  %-52.52s  %s\n", l->number, l->title, sizes);
+        fprintf(out, "%2d  ", l->number);
+        put_field(out, l->title, 52);
+        fprintf(out, "  %s\n", sizes);
     }
 }
 
@@ -27,22 +49,30 @@ static void print_wrapped(FILE *out, const char *label, const char *text, int wi
 {
     struct text_lines lines;
     int indent = (int)strlen(label) + 1;
+    char *printable = text_printable(text, true);
 
-    text_layout(text, width - indent, &lines);
+    text_layout(printable, width - indent, &lines);
     for (size_t i = 0; i < lines.count; i++)
         fprintf(out, "%-*s%s\n", indent, i == 0 ? label : "", lines.items[i].text);
     text_lines_free(&lines);
+    free(printable);
 }
 
 static void print_facts(FILE *out, const struct lesson *l, int width)
 {
-    fprintf(out, "Lesson %d: %s\n", l->number, l->title);
+    fprintf(out, "Lesson %d: ", l->number);
+    put_text(out, l->title, false);
+    fputc('\n', out);
     print_wrapped(out, "From:", l->sources, width);
     if (l->engine == ENGINE_HOST) {
         fprintf(out, "Runs on the host CPU, one core; no kernel.\n");
         return;
     }
-    fprintf(out, "Kernel: %s in %s\n", l->entry, l->kernel_file);
+    fprintf(out, "Kernel: ");
+    put_text(out, l->entry, false);
+    fprintf(out, " in ");
+    put_text(out, l->kernel_file, false);
+    fputc('\n', out);
     fprintf(out, "Storage: %s, B %s%s\n", l->column_major ? "column-major" : "row-major",
             l->b_transposed ? "transposed (B^T, N x K)" : "as is (K x N)",
             l->square ? ", square matrices only" : "");
@@ -90,14 +120,18 @@ void report_show(FILE *out, const struct lesson *l, int width)
     text_print(out, l->text, width);
     if (l->engine == ENGINE_HOST)
         return;
-    fprintf(out, "\n==== %s ====\n", l->kernel_file);
+    fprintf(out, "\n==== ");
+    put_text(out, l->kernel_file, false);
+    fprintf(out, " ====\n");
     source = lesson_kernel_source(l, &e);
     if (source) {
-        fputs(source, out);
+        put_text(out, source, true);
         if (source[0] && source[strlen(source) - 1] != '\n')
             fputc('\n', out);
     } else {
-        fprintf(out, "(%s)\n", e.msg);
+        fputc('(', out);
+        put_text(out, e.msg, false);
+        fprintf(out, ")\n");
     }
     free(source);
     error_clear(&e);
@@ -105,32 +139,45 @@ void report_show(FILE *out, const struct lesson *l, int width)
 
 /* ---- benchmark reports ---- */
 
+/* A JSON string, valid UTF-8 whatever s holds: a byte that is not part of a UTF-8 character
+   becomes U+FFFD; control characters (C0, Del, C1) are escaped. */
 static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    while (*s) {
+        unsigned long c;
+        size_t n = str_utf8_char(s, &c);
+        if (n == 0) {
+            fputs("\\ufffd", out);
+            s++;
+            continue;
+        }
         if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
+            fprintf(out, "\\%c", (char)c);
         else if (c == '\n')
             fputs("\\n", out);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
+        else if (c < 0x20 || (c >= 0x7F && c < 0xA0))
+            fprintf(out, "\\u%04lx", c);
         else
-            fputc(c, out);
+            fwrite(s, 1, n, out);
+        s += n;
     }
     fputc('"', out);
 }
 
+/* A CSV field, quoted, of printable text (text_printable) on one line. */
 static void csv_string(FILE *out, const char *s)
 {
+    char *printable = text_printable(s, false);
+
     fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
+    for (const char *p = printable; *p; p++) {
+        if (*p == '"')
             fputc('"', out);
-        fputc(*s == '\n' ? ' ' : *s, out);
+        fputc(*p, out);
     }
     fputc('"', out);
+    free(printable);
 }
 
 /* What the command line adds to a refusal by the time estimate: how to allow the launch. */
@@ -256,7 +303,9 @@ static void table_row(struct report *rep, const struct run_result *r)
         snprintf(label, sizeof label, "ref");
     else
         snprintf(label, sizeof label, "%d", r->lesson);
-    fprintf(out, "%3s  %-28.28s  ", label, r->title);
+    fprintf(out, "%3s  ", label);
+    put_field(out, r->title, 28);
+    fprintf(out, "  ");
     if (r->status == RUN_OK) {
         double wall, disagreement;
         bool marked = measure_wall_shown(r->seconds.median, r->wall_s, &wall, &disagreement);
@@ -272,18 +321,23 @@ static void table_row(struct report *rep, const struct run_result *r)
     } else {
         struct text_lines lines;
         fprintf(out, "%s\n", r->status == RUN_WRONG ? "WRONG RESULT (not timed)" : run_status_name(r->status));
-        text_layout(row_message(r, message, sizeof message), 80 - 5, &lines);
+        char *printable = text_printable(row_message(r, message, sizeof message), false);
+        text_layout(printable, 80 - 5, &lines);
+        free(printable);
         for (size_t i = 0; i < lines.count; i++)
             fprintf(out, "     %s\n", lines.items[i].text);
         text_lines_free(&lines);
         if (r->error.detail) {
+            /* The compiler quotes the kernel's lines. */
+            char *log = text_printable(r->error.detail, true);
             fprintf(out, "     build log:\n");
-            for (const char *p = r->error.detail; *p;) {
+            for (const char *p = log; *p;) {
                 const char *end = strchr(p, '\n');
                 int n = end ? (int)(end - p) : (int)strlen(p);
                 fprintf(out, "       %.*s\n", n, p);
                 p += n + (end != NULL);
             }
+            free(log);
         }
     }
     note(rep, r);
@@ -429,10 +483,11 @@ void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step 
     if (st->result->status == RUN_OK)
         fprintf(out, "%10.1f GFLOPS%s%s\n", st->result->gflops.median, st->best ? "  best so far" : "",
                 st->from_log ? "  (earlier run)" : "");
-    else
-        fprintf(out, "%s: %s%s\n", run_status_name(st->result->status),
-                row_message(st->result, message, sizeof message),
-                st->from_log ? "  (earlier run)" : "");
+    else {
+        fprintf(out, "%s: ", run_status_name(st->result->status));
+        put_text(out, row_message(st->result, message, sizeof message), false);
+        fprintf(out, "%s\n", st->from_log ? "  (earlier run)" : "");
+    }
     fflush(out);
 }
 

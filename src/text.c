@@ -1,4 +1,5 @@
-/* text.c: layout of lesson explanations, and lines cut to a window of columns. */
+/* text.c: layout of lesson explanations, lines cut to a window of columns, and text made safe
+   to print. */
 #include "text.h"
 
 #include <ctype.h>
@@ -214,8 +215,10 @@ static size_t print_plain(FILE *out, const char *s)
 void text_print(FILE *out, const char *markup, int width)
 {
     struct text_lines lines;
+    char *printable = text_printable(markup, true);
 
-    text_layout(markup, width, &lines);
+    text_layout(printable, width, &lines);
+    free(printable);
     for (size_t i = 0; i < lines.count; i++) {
         const struct text_line *l = &lines.items[i];
         size_t columns;
@@ -295,4 +298,41 @@ int text_clamp_offset(int offset, int widest, int width)
     if (offset > widest - width)
         offset = widest - width;
     return offset < 0 ? 0 : offset;
+}
+
+char *text_printable(const char *s, bool keep_lines)
+{
+    char *out = malloc(3 * strlen(s) + 1), *o = out;   /* U+FFFD: 3 bytes for one */
+
+    if (!out)
+        abort();
+    while (*s) {
+        unsigned long c;
+        size_t n = str_utf8_char(s, &c);
+        if (n == 0) {
+            memcpy(o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            s++;
+            continue;
+        }
+        if (c == '\r' && s[1] == '\n') {
+            s++;                                /* a line ending written CR LF */
+            continue;
+        }
+        if (c == '\n' || c == '\t') {
+            *o++ = keep_lines ? (char)c : ' ';
+        } else if (c < 0x20 || c == 0x7F) {
+            *o++ = '^';
+            *o++ = (char)(c ^ 0x40);
+        } else if (c >= 0x80 && c < 0xA0) {
+            *o++ = '~';
+            *o++ = (char)(c - 0x40);
+        } else {
+            memcpy(o, s, n);
+            o += n;
+        }
+        s += n;
+    }
+    *o = '\0';
+    return out;
 }
