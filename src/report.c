@@ -80,21 +80,26 @@ static void print_facts(FILE *out, const struct lesson *l, int width)
     for (size_t i = 0; i < l->nargs; i++) {
         static const char *const names[] = { "M", "N", "K", "A", "B", "C" };
         const struct lesson_arg *a = &l->args[i];
-        if (a->kind == ARG_INT)
-            fprintf(out, " int(%s)", a->expr);
-        else if (a->kind == ARG_LOCAL)
-            fprintf(out, " local(%s)", a->expr);
-        else
+        if (a->kind == ARG_INT || a->kind == ARG_LOCAL) {
+            fprintf(out, " %s(", a->kind == ARG_INT ? "int" : "local");
+            put_text(out, a->expr, false);
+            fputc(')', out);
+        } else {
             fprintf(out, " %s", names[a->kind]);
+        }
     }
     fprintf(out, "\nGlobal range:");
-    for (size_t d = 0; d < l->dims; d++)
-        fprintf(out, "%s %s", d ? " x" : "", l->global[d]);
+    for (size_t d = 0; d < l->dims; d++) {
+        fprintf(out, "%s ", d ? " x" : "");
+        put_text(out, l->global[d], false);
+    }
     fprintf(out, "\nWork-group:  ");
     if (l->local_dims == 0)
         fprintf(out, " chosen by the OpenCL implementation");
-    for (size_t d = 0; d < l->local_dims; d++)
-        fprintf(out, "%s %s", d ? " x" : "", l->local[d]);
+    for (size_t d = 0; d < l->local_dims; d++) {
+        fprintf(out, "%s ", d ? " x" : "");
+        put_text(out, l->local[d], false);
+    }
     fputc('\n', out);
     for (size_t i = 0; i < l->nparams; i++) {
         fprintf(out, "Parameter %s = %lld (allowed:", l->params[i].name, l->params[i].def);
@@ -102,11 +107,16 @@ static void print_facts(FILE *out, const struct lesson *l, int width)
             fprintf(out, " %lld", l->params[i].values[v]);
         fprintf(out, ")\n");
     }
-    for (size_t i = 0; i < l->nmultiples; i++)
-        fprintf(out, "Size: %c a multiple of %s%s\n", l->multiples[i].dim, l->multiples[i].expr,
-                l->pad ? " (padded with zeros otherwise)" : "");
-    for (size_t i = 0; i < l->nrequires; i++)
-        fprintf(out, "Requires: %s\n", l->requires[i].expr);
+    for (size_t i = 0; i < l->nmultiples; i++) {
+        fprintf(out, "Size: %c a multiple of ", l->multiples[i].dim);
+        put_text(out, l->multiples[i].expr, false);
+        fprintf(out, "%s\n", l->pad ? " (padded with zeros otherwise)" : "");
+    }
+    for (size_t i = 0; i < l->nrequires; i++) {
+        fprintf(out, "Requires: ");
+        put_text(out, l->requires[i].expr, false);
+        fputc('\n', out);
+    }
 }
 
 void report_show(FILE *out, const struct lesson *l, int width)
