@@ -216,8 +216,8 @@ static int parse_param(const char *text, struct options *opts, struct error *e)
     }
     p = &opts->params[opts->nparams];
     if (eq && (size_t)(eq - text) >= sizeof p->name) {
-        error_set(e, "--param: the name \"%.*s...\" is too long (at most %zu characters)", 16, text,
-                  sizeof p->name - 1);
+        error_set(e, "--param: the name \"%.16s...\" is too long: %zu characters, at most %zu", text,
+                  (size_t)(eq - text), sizeof p->name - 1);
         return -1;
     }
     if (!eq || eq == text || str_to_ll(eq + 1, &p->value) < 0) {
