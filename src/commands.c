@@ -1,6 +1,8 @@
 /* commands.c: the command-line modes: list, devices, show, bench and the lesson walk-through. */
 #include "commands.h"
 
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "params.h"
 #include "reference.h"
 #include "str.h"
+#include "text.h"
 #include "tune.h"
 #include "tuned.h"
 #include "report.h"
@@ -193,12 +196,72 @@ static void print_step(void *lesson, const struct tune_step *st)
     report_tune_step(stdout, lesson, st);
 }
 
+/* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted a search, 0 until one came. A
+   signal handler can only reach a variable of the file: this one is written by it alone. */
+static atomic_int interrupted;
+
+/* The first interrupt cancels the search, as the tutor's x does: it stops between two
+   launches and the configuration being measured is left for the next run. A second one
+   ends the program at once, which leaves that configuration recorded as one that did not
+   finish (the next run skips it). */
+static void on_interrupt(int sig)
+{
+    static const char msg[] = "\nclmm-tutor: interrupted: the search stops after the running launch "
+                              "(interrupt again to end at once; this configuration is then skipped "
+                              "as one that did not finish)\n";
+    ssize_t written;
+
+    if (atomic_exchange(&interrupted, sig) != 0) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    written = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)written;              /* nothing to do when stderr is gone */
+}
+
+static const int interrupts[] = { SIGINT, SIGTERM, SIGHUP };
+
+#define NINTERRUPTS (sizeof interrupts / sizeof interrupts[0])
+
+/* Installed before the device is opened: a driver that catches these signals itself (POCL's
+   LLVM) puts back the handler it found before it passes a signal on. A signal ignored when
+   the program started (nohup, a background job of a script) stays ignored. */
+static void catch_interrupts(struct sigaction *old)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_interrupt;
+    for (size_t i = 0; i < NINTERRUPTS; i++)
+        if (sigaction(interrupts[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
+            sigaction(interrupts[i], &sa, NULL);
+}
+
+/* Puts the handlers back; after an interrupt, ends the program as that signal does (for a
+   shell, status 128 + its number), now that the search is stopped and its best saved. */
+static void release_interrupts(const struct sigaction *old)
+{
+    int sig;
+
+    for (size_t i = 0; i < NINTERRUPTS; i++)
+        sigaction(interrupts[i], &old[i], NULL);
+    sig = atomic_load(&interrupted);
+    if (sig) {
+        fflush(stdout);
+        fflush(stderr);
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
 /* Searches one lesson's parameters and saves the best for this device. */
 static int tune(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
 {
     const struct lesson *l = lesson_set_find(set, lesson);
     struct tune_options to = { opts->measure, opts->max_configs, opts->time_limit_s, opts->restart };
-    char device[600], log_path[4096], saved[4096];
+    char device[600], log_path[4096], saved[4096], *title;
     struct tune_result res;
     struct workspace w;
     struct error e;
@@ -221,12 +284,15 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     }
     if (workspace_init(&w, cl, opts->sizes[0], opts->measure.seed, &e) < 0)
         return fail(EXIT_RUN_FAILED, &e);
-    printf("Tuning lesson %d (%s) at %lldx%lldx%lld\non %s\n", l->number, l->short_title,
+    title = text_printable(l->short_title, false);
+    printf("Tuning lesson %d (%s) at %lldx%lldx%lld\non %s\n", l->number, title,
            opts->sizes[0].m, opts->sizes[0].n, opts->sizes[0].k, device);
+    free(title);
     printf("%zu configurations; this run measures at most %zu and starts none after %g s\n",
            tune_space_size(l), to.max_configs, to.time_limit_s);
     printf("Log (to resume): %s\n\n", log_path);
     fflush(stdout);
+    to.measure.cancel = &interrupted;
     if (tune_run(&w, l, &to, log_path, print_step, (void *)l, &res, &e) < 0) {
         workspace_free(&w);
         return fail(EXIT_ENVIRONMENT, &e);
@@ -335,9 +401,13 @@ int commands_run(const struct options *opts, commands_screen *screen)
     case MODE_BENCH:
         status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson, bench);
         break;
-    case MODE_TUNE:
+    case MODE_TUNE: {
+        struct sigaction old[NINTERRUPTS];
+        catch_interrupts(old);
         status = with_device(opts, &set, lesson, tune);
+        release_interrupts(old);
         break;
+    }
     default:
         if (screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
             status = screen(opts, &set);

@@ -118,27 +118,64 @@ static void on_quit(int sig)
     quit_signal = 1;
 }
 
-static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+/* Signals whose default ends the process with a core dump: the crashes, and Ctrl-\ (SIGQUIT).
+   Always ours, even over a handler a library installed: POCL's LLVM catches SIGQUIT, puts
+   back the handler it found and lets the process run on, so that without ours the next
+   SIGQUIT would end it with the terminal raw. */
+static const int crashes[] = {
+    SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ,
+};
+
+/* The other signals whose default ends the process (SIGINT, SIGTERM and SIGHUP ask to
+   quit instead). Ours only while they keep that default: a library that handles or
+   ignores one (SIGPIPE, SIGUSR1) keeps it so; the real-time signals as well. */
+static const int endings[] = {
+    SIGALRM, SIGPIPE, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
+#ifdef SIGPOLL
+    SIGPOLL,
+#endif
+#ifdef SIGPWR
+    SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+    SIGSTKFLT,
+#endif
+};
 
 /* The terminal first, then the signal's own ending (a core dump, the exit status). A
    handler an OpenCL driver installed for its own crash reports is not called: the process
    ends either way, and the terminal must be usable when it does. */
-static void on_crash(int sig)
+static void on_ending(int sig)
 {
     crt_done();
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-void crt_install_crash_handlers(void)
+static void install_ending(int sig, bool over_others)
 {
-    struct sigaction sa;
+    struct sigaction sa, old;
 
+    if (sigaction(sig, NULL, &old) < 0)
+        return;                 /* one the C library keeps for itself */
+    if (!over_others && (old.sa_flags & SA_SIGINFO || old.sa_handler != SIG_DFL))
+        return;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_crash;
+    sa.sa_handler = on_ending;
+    sigaction(sig, &sa, NULL);
+}
+
+void crt_install_crash_handlers(void)
+{
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
-        sigaction(crashes[i], &sa, NULL);
+        install_ending(crashes[i], true);
+    for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++)
+        install_ending(endings[i], false);
+#if defined(SIGRTMIN) && defined(SIGRTMAX)
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+        install_ending(sig, false);
+#endif
 }
 
 void crt_install_signals(void)

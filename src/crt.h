@@ -54,11 +54,13 @@ int crt_attr(enum role r);
 bool crt_utf8(void);
 bool crt_has_color(void);
 
-/* Catches SIGINT and SIGTERM (they ask to quit: see crt_quit_requested) and the crash
-   signals (they restore the terminal, then end the process as the signal would). */
+/* Catches SIGINT, SIGTERM and SIGHUP (they ask to quit: see crt_quit_requested), and every
+   other signal that ends the process (a crash, SIGQUIT, SIGALRM, SIGPIPE...): those give the
+   terminal back, then end the process as the signal would. */
 void crt_install_signals(void);
-/* Installs the crash handlers again, after a library (an OpenCL driver) replaced them with
-   its own. */
+/* Installs the handlers of the signals that end the process again, after a library (an
+   OpenCL driver) replaced them with its own; those a library handles or ignores other than
+   crashes and SIGQUIT are left to it. */
 void crt_install_crash_handlers(void);
 bool crt_quit_requested(void);
 

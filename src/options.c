@@ -215,7 +215,12 @@ static int parse_param(const char *text, struct options *opts, struct error *e)
         return -1;
     }
     p = &opts->params[opts->nparams];
-    if (!eq || eq == text || (size_t)(eq - text) >= sizeof p->name || str_to_ll(eq + 1, &p->value) < 0) {
+    if (eq && (size_t)(eq - text) >= sizeof p->name) {
+        error_set(e, "--param: the name \"%.16s...\" is too long: %zu characters, at most %zu", text,
+                  (size_t)(eq - text), sizeof p->name - 1);
+        return -1;
+    }
+    if (!eq || eq == text || str_to_ll(eq + 1, &p->value) < 0) {
         error_set(e, "--param: expected NAME=VALUE with an integer value, such as TS=32, not \"%s\"", text);
         return -1;
     }
@@ -235,9 +240,23 @@ static int set_mode(struct options *opts, enum mode mode, const char *option, st
     return 0;
 }
 
+/* The argument that holds an unknown short option: getopt_long stops at its first letter (the
+   program has no short options), and has moved past the argument (from index before to
+   after) only when it is that letter alone. */
+static const char *short_option_argument(char **argv, int before, int after, int letter)
+{
+    const char *last = argv[after - 1];
+
+    if (before < 1)
+        before = 1;             /* optind is 0 before the first call */
+    if ((after > before && last[0] == '-' && last[1] == letter && last[2] == '\0') || !argv[after])
+        return last;
+    return argv[after];
+}
+
 int options_parse(int argc, char **argv, struct options *opts, struct error *e)
 {
-    int c, show = -1;
+    int c, show = -1, before;
     long long n;
 
     memset(opts, 0, sizeof *opts);
@@ -248,8 +267,8 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     opts->max_configs = 100;
     opts->time_limit_s = 300.0;
     opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+    optind = 0;                 /* 0, not 1: glibc then forgets a cluster left half read (-xy) */
+    while ((before = optind, c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
         int rc = 0;
         switch (c) {
         case OPT_LIST: rc = set_mode(opts, MODE_LIST, "--list", e); break;
@@ -336,6 +355,9 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
                 error_set(e, "%.*s takes no value", (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
             else if (optopt >= OPT_LIST)
                 error_set(e, "%s needs a value", argv[optind - 1]);
+            else if (optopt != 0)
+                error_set(e, "unknown option \"%s\" (the options are long, with two dashes: --help lists them)",
+                          short_option_argument(argv, before, optind, optopt));
             else
                 error_set(e, "unknown or ambiguous option \"%s\"", argv[optind - 1]);
             return -1;

@@ -9,6 +9,26 @@
 #include "str.h"
 #include "text.h"
 
+/* Text from a lesson file, made printable (text_printable): a lesson may come from anyone. */
+static void put_text(FILE *out, const char *text, bool keep_lines)
+{
+    char *printable = text_printable(text, keep_lines);
+
+    fputs(printable, out);
+    free(printable);
+}
+
+/* The same, cut to width columns and padded to them. */
+static void put_field(FILE *out, const char *text, int width)
+{
+    char *printable = text_printable(text, false);
+    size_t n = str_prefix(printable, (size_t)width);
+
+    fwrite(printable, 1, n, out);
+    fprintf(out, "%*s", width - (int)str_columns(printable, n), "");
+    free(printable);
+}
+
 void report_list(FILE *out, const struct lesson_set *set)
 {
     fprintf(out, " #  %-52s  %s\n", "lesson", "sizes");
@@ -18,7 +38,9 @@ void report_list(FILE *out, const struct lesson_set *set)
                           : l->square ? (l->pad ? "square (pads)" : "square only")
                           : l->nmultiples ? (l->pad ? "multiples (pads)" : "multiples only")
                           : "any";
-        fprintf(out, "%2d  %-52.52s  %s\n", l->number, l->title, sizes);
+        fprintf(out, "%2d  ", l->number);
+        put_field(out, l->title, 52);
+        fprintf(out, "  %s\n", sizes);
     }
 }
 
@@ -27,22 +49,30 @@ static void print_wrapped(FILE *out, const char *label, const char *text, int wi
 {
     struct text_lines lines;
     int indent = (int)strlen(label) + 1;
+    char *printable = text_printable(text, true);
 
-    text_layout(text, width - indent, &lines);
+    text_layout(printable, width - indent, &lines);
     for (size_t i = 0; i < lines.count; i++)
         fprintf(out, "%-*s%s\n", indent, i == 0 ? label : "", lines.items[i].text);
     text_lines_free(&lines);
+    free(printable);
 }
 
 static void print_facts(FILE *out, const struct lesson *l, int width)
 {
-    fprintf(out, "Lesson %d: %s\n", l->number, l->title);
+    fprintf(out, "Lesson %d: ", l->number);
+    put_text(out, l->title, false);
+    fputc('\n', out);
     print_wrapped(out, "From:", l->sources, width);
     if (l->engine == ENGINE_HOST) {
         fprintf(out, "Runs on the host CPU, one core; no kernel.\n");
         return;
     }
-    fprintf(out, "Kernel: %s in %s\n", l->entry, l->kernel_file);
+    fprintf(out, "Kernel: ");
+    put_text(out, l->entry, false);
+    fprintf(out, " in ");
+    put_text(out, l->kernel_file, false);
+    fputc('\n', out);
     fprintf(out, "Storage: %s, B %s%s\n", l->column_major ? "column-major" : "row-major",
             l->b_transposed ? "transposed (B^T, N x K)" : "as is (K x N)",
             l->square ? ", square matrices only" : "");
@@ -50,21 +80,26 @@ static void print_facts(FILE *out, const struct lesson *l, int width)
     for (size_t i = 0; i < l->nargs; i++) {
         static const char *const names[] = { "M", "N", "K", "A", "B", "C" };
         const struct lesson_arg *a = &l->args[i];
-        if (a->kind == ARG_INT)
-            fprintf(out, " int(%s)", a->expr);
-        else if (a->kind == ARG_LOCAL)
-            fprintf(out, " local(%s)", a->expr);
-        else
+        if (a->kind == ARG_INT || a->kind == ARG_LOCAL) {
+            fprintf(out, " %s(", a->kind == ARG_INT ? "int" : "local");
+            put_text(out, a->expr, false);
+            fputc(')', out);
+        } else {
             fprintf(out, " %s", names[a->kind]);
+        }
     }
     fprintf(out, "\nGlobal range:");
-    for (size_t d = 0; d < l->dims; d++)
-        fprintf(out, "%s %s", d ? " x" : "", l->global[d]);
+    for (size_t d = 0; d < l->dims; d++) {
+        fprintf(out, "%s ", d ? " x" : "");
+        put_text(out, l->global[d], false);
+    }
     fprintf(out, "\nWork-group:  ");
     if (l->local_dims == 0)
         fprintf(out, " chosen by the OpenCL implementation");
-    for (size_t d = 0; d < l->local_dims; d++)
-        fprintf(out, "%s %s", d ? " x" : "", l->local[d]);
+    for (size_t d = 0; d < l->local_dims; d++) {
+        fprintf(out, "%s ", d ? " x" : "");
+        put_text(out, l->local[d], false);
+    }
     fputc('\n', out);
     for (size_t i = 0; i < l->nparams; i++) {
         fprintf(out, "Parameter %s = %lld (allowed:", l->params[i].name, l->params[i].def);
@@ -72,11 +107,16 @@ static void print_facts(FILE *out, const struct lesson *l, int width)
             fprintf(out, " %lld", l->params[i].values[v]);
         fprintf(out, ")\n");
     }
-    for (size_t i = 0; i < l->nmultiples; i++)
-        fprintf(out, "Size: %c a multiple of %s%s\n", l->multiples[i].dim, l->multiples[i].expr,
-                l->pad ? " (padded with zeros otherwise)" : "");
-    for (size_t i = 0; i < l->nrequires; i++)
-        fprintf(out, "Requires: %s\n", l->requires[i].expr);
+    for (size_t i = 0; i < l->nmultiples; i++) {
+        fprintf(out, "Size: %c a multiple of ", l->multiples[i].dim);
+        put_text(out, l->multiples[i].expr, false);
+        fprintf(out, "%s\n", l->pad ? " (padded with zeros otherwise)" : "");
+    }
+    for (size_t i = 0; i < l->nrequires; i++) {
+        fprintf(out, "Requires: ");
+        put_text(out, l->requires[i].expr, false);
+        fputc('\n', out);
+    }
 }
 
 void report_show(FILE *out, const struct lesson *l, int width)
@@ -90,14 +130,18 @@ void report_show(FILE *out, const struct lesson *l, int width)
     text_print(out, l->text, width);
     if (l->engine == ENGINE_HOST)
         return;
-    fprintf(out, "\n==== %s ====\n", l->kernel_file);
+    fprintf(out, "\n==== ");
+    put_text(out, l->kernel_file, false);
+    fprintf(out, " ====\n");
     source = lesson_kernel_source(l, &e);
     if (source) {
-        fputs(source, out);
+        put_text(out, source, true);
         if (source[0] && source[strlen(source) - 1] != '\n')
             fputc('\n', out);
     } else {
-        fprintf(out, "(%s)\n", e.msg);
+        fputc('(', out);
+        put_text(out, e.msg, false);
+        fprintf(out, ")\n");
     }
     free(source);
     error_clear(&e);
@@ -105,32 +149,45 @@ void report_show(FILE *out, const struct lesson *l, int width)
 
 /* ---- benchmark reports ---- */
 
+/* A JSON string, valid UTF-8 whatever s holds: a byte that is not part of a UTF-8 character
+   becomes U+FFFD; control characters (C0, Del, C1) are escaped. */
 static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    while (*s) {
+        unsigned long c;
+        size_t n = str_utf8_char(s, &c);
+        if (n == 0) {
+            fputs("\\ufffd", out);
+            s++;
+            continue;
+        }
         if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
+            fprintf(out, "\\%c", (char)c);
         else if (c == '\n')
             fputs("\\n", out);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
+        else if (c < 0x20 || (c >= 0x7F && c < 0xA0))
+            fprintf(out, "\\u%04lx", c);
         else
-            fputc(c, out);
+            fwrite(s, 1, n, out);
+        s += n;
     }
     fputc('"', out);
 }
 
+/* A CSV field, quoted, of printable text (text_printable) on one line. */
 static void csv_string(FILE *out, const char *s)
 {
+    char *printable = text_printable(s, false);
+
     fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
+    for (const char *p = printable; *p; p++) {
+        if (*p == '"')
             fputc('"', out);
-        fputc(*s == '\n' ? ' ' : *s, out);
+        fputc(*p, out);
     }
     fputc('"', out);
+    free(printable);
 }
 
 /* What the command line adds to a refusal by the time estimate: how to allow the launch. */
@@ -256,7 +313,9 @@ static void table_row(struct report *rep, const struct run_result *r)
         snprintf(label, sizeof label, "ref");
     else
         snprintf(label, sizeof label, "%d", r->lesson);
-    fprintf(out, "%3s  %-28.28s  ", label, r->title);
+    fprintf(out, "%3s  ", label);
+    put_field(out, r->title, 28);
+    fprintf(out, "  ");
     if (r->status == RUN_OK) {
         double wall, disagreement;
         bool marked = measure_wall_shown(r->seconds.median, r->wall_s, &wall, &disagreement);
@@ -272,18 +331,23 @@ static void table_row(struct report *rep, const struct run_result *r)
     } else {
         struct text_lines lines;
         fprintf(out, "%s\n", r->status == RUN_WRONG ? "WRONG RESULT (not timed)" : run_status_name(r->status));
-        text_layout(row_message(r, message, sizeof message), 80 - 5, &lines);
+        char *printable = text_printable(row_message(r, message, sizeof message), false);
+        text_layout(printable, 80 - 5, &lines);
+        free(printable);
         for (size_t i = 0; i < lines.count; i++)
             fprintf(out, "     %s\n", lines.items[i].text);
         text_lines_free(&lines);
         if (r->error.detail) {
+            /* The compiler quotes the kernel's lines. */
+            char *log = text_printable(r->error.detail, true);
             fprintf(out, "     build log:\n");
-            for (const char *p = r->error.detail; *p;) {
+            for (const char *p = log; *p;) {
                 const char *end = strchr(p, '\n');
                 int n = end ? (int)(end - p) : (int)strlen(p);
                 fprintf(out, "       %.*s\n", n, p);
                 p += n + (end != NULL);
             }
+            free(log);
         }
     }
     note(rep, r);
@@ -429,10 +493,11 @@ void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step 
     if (st->result->status == RUN_OK)
         fprintf(out, "%10.1f GFLOPS%s%s\n", st->result->gflops.median, st->best ? "  best so far" : "",
                 st->from_log ? "  (earlier run)" : "");
-    else
-        fprintf(out, "%s: %s%s\n", run_status_name(st->result->status),
-                row_message(st->result, message, sizeof message),
-                st->from_log ? "  (earlier run)" : "");
+    else {
+        fprintf(out, "%s: ", run_status_name(st->result->status));
+        put_text(out, row_message(st->result, message, sizeof message), false);
+        fprintf(out, "%s\n", st->from_log ? "  (earlier run)" : "");
+    }
     fflush(out);
 }
 
@@ -479,9 +544,10 @@ void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_re
     if (res->complete)
         fprintf(out, "Searched all %zu configurations (%zu in this run).\n", res->space, res->measured);
     else
-        fprintf(out, "Stopped by %s at %zu of %zu configurations: the same command%s goes on.\n",
-                res->stopped_by_time ? "--time-limit" : "--max-configs", res->done, res->space,
-                restarted ? " without --restart" : "");
+        fprintf(out, "%s at %zu of %zu configurations: the same command%s goes on.\n",
+                res->stopped_by_cancel ? "Interrupted"
+                : res->stopped_by_time ? "Stopped by --time-limit" : "Stopped by --max-configs",
+                res->done, res->space, restarted ? " without --restart" : "");
     fprintf(out, "%zu verified, %zu refused, failed or wrong.\n", res->verified, res->done - res->verified);
     if (res->ngflops == 0)
         return;

@@ -65,6 +65,40 @@ size_t str_prefix(const char *s, size_t columns)
     return i;
 }
 
+size_t str_utf8_char(const char *s, unsigned long *code)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned long c, least;
+    size_t n;
+
+    if (u[0] < 0x80) {
+        *code = u[0];
+        return 1;
+    }
+    if (u[0] >= 0xC2 && u[0] <= 0xDF) {
+        n = 2;
+        least = 0x80;
+    } else if (u[0] >= 0xE0 && u[0] <= 0xEF) {
+        n = 3;
+        least = 0x800;
+    } else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
+        n = 4;
+        least = 0x10000;
+    } else {
+        return 0;
+    }
+    c = u[0] & (0x7Fu >> n);    /* the lead byte's bits */
+    for (size_t i = 1; i < n; i++) {
+        if (!continuation((char)u[i]))
+            return 0;               /* also where the string ends */
+        c = c << 6 | (u[i] & 0x3Fu);
+    }
+    if (c < least || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *code = c;
+    return n;
+}
+
 int str_to_ll(const char *text, long long *value)
 {
     char *end;

@@ -26,6 +26,11 @@ size_t str_columns(const char *s, size_t n);
 /* The bytes of the longest prefix of s that is at most columns characters. */
 size_t str_prefix(const char *s, size_t columns);
 
+/* The UTF-8 character at s: its length (1 to 4 bytes) with its code point in *code, or 0
+   when the bytes at s are not a character (a stray continuation byte, a sequence cut short,
+   an overlong form, a surrogate, beyond U+10FFFF). A NUL byte is a character of length 1. */
+size_t str_utf8_char(const char *s, unsigned long *code);
+
 /* A whole decimal integer, blanks around it allowed. Returns 0, or -1 if text is not one. */
 int str_to_ll(const char *text, long long *value);
 

@@ -1,4 +1,5 @@
-/* text.c: layout of lesson explanations, and lines cut to a window of columns. */
+/* text.c: layout of lesson explanations, lines cut to a window of columns, and text made safe
+   to print. */
 #include "text.h"
 
 #include <ctype.h>
@@ -6,20 +7,17 @@
 #include <string.h>
 
 #include "str.h"
+#include "xalloc.h"
 
 static void push(struct text_lines *out, enum text_kind kind, int indent, const char *s, size_t n)
 {
     struct text_line *l;
 
-    out->items = realloc(out->items, (out->count + 1) * sizeof *out->items);
-    if (!out->items)
-        abort();
+    out->items = xrealloc(out->items, (out->count + 1) * sizeof *out->items);
     l = &out->items[out->count++];
     l->kind = kind;
     l->indent = indent;
-    l->text = malloc(n + 1);
-    if (!l->text)
-        abort();
+    l->text = xmalloc(n + 1);
     memcpy(l->text, s, n);
     l->text[n] = '\0';
 }
@@ -29,12 +27,10 @@ static void wrap(struct text_lines *out, enum text_kind kind, int first_indent, 
                  const char *text, int width)
 {
     const char *p = text;
-    char *line = malloc(strlen(text) + 1);
+    char *line = xmalloc(strlen(text) + 1);
     size_t len = 0, cols = 0;
     int cur_indent = first_indent;
 
-    if (!line)
-        abort();
     while (*p) {
         const char *word;
         size_t n, w;
@@ -80,13 +76,11 @@ static void flush(struct text_lines *out, char *para, size_t *len, enum text_kin
 
 void text_layout(const char *markup, int width, struct text_lines *out)
 {
-    char *para = malloc(strlen(markup) + 1);
+    char *para = xmalloc(strlen(markup) + 1);
     size_t len = 0;
     enum text_kind kind = TEXT_PARAGRAPH;
     const char *p = markup;
 
-    if (!para)
-        abort();
     out->items = NULL;
     out->count = 0;
     if (width < 20)
@@ -214,8 +208,10 @@ static size_t print_plain(FILE *out, const char *s)
 void text_print(FILE *out, const char *markup, int width)
 {
     struct text_lines lines;
+    char *printable = text_printable(markup, true);
 
-    text_layout(markup, width, &lines);
+    text_layout(printable, width, &lines);
+    free(printable);
     for (size_t i = 0; i < lines.count; i++) {
         const struct text_line *l = &lines.items[i];
         size_t columns;
@@ -295,4 +291,39 @@ int text_clamp_offset(int offset, int widest, int width)
     if (offset > widest - width)
         offset = widest - width;
     return offset < 0 ? 0 : offset;
+}
+
+char *text_printable(const char *s, bool keep_lines)
+{
+    char *out = xmalloc(3 * strlen(s) + 1), *o = out;   /* U+FFFD: 3 bytes for one */
+
+    while (*s) {
+        unsigned long c;
+        size_t n = str_utf8_char(s, &c);
+        if (n == 0) {
+            memcpy(o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            s++;
+            continue;
+        }
+        if (c == '\r' && s[1] == '\n') {
+            s++;                                /* a line ending written CR LF */
+            continue;
+        }
+        if (c == '\n' || c == '\t') {
+            *o++ = keep_lines ? (char)c : ' ';
+        } else if (c < 0x20 || c == 0x7F) {
+            *o++ = '^';
+            *o++ = (char)(c ^ 0x40);
+        } else if (c >= 0x80 && c < 0xA0) {
+            *o++ = '~';
+            *o++ = (char)(c - 0x40);
+        } else {
+            memcpy(o, s, n);
+            o += n;
+        }
+        s += n;
+    }
+    *o = '\0';
+    return out;
 }

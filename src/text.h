@@ -58,7 +58,16 @@ int text_width(const char *line);
    widest columns wide never scrolls past their ends. */
 int text_clamp_offset(int offset, int widest, int width);
 
-/* Plain-text rendering: headings underlined, emphasis marks removed, code spans kept. */
+/* Plain-text rendering: headings underlined, emphasis marks removed, code spans kept; made
+   printable as text_printable does. */
 void text_print(FILE *out, const char *markup, int width);
+
+/* Text from a file (a lesson's title, explanation, kernel) that is safe to print on a
+   terminal, shown as the screen shows it: a control character becomes ^ and a character
+   (^[ for Esc, ^? for Del), a C1 control ~ and a character (~[ for U+009B), and a byte
+   that is not part of a UTF-8 character U+FFFD. A carriage return before a newline is
+   dropped; newlines and tabs stay with keep_lines, else they become spaces. Returns a
+   malloc'd string, valid UTF-8. */
+char *text_printable(const char *s, bool keep_lines);
 
 #endif

@@ -12,12 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "files.h"
 #include "str.h"
 #include "tuned.h"
+#include "xalloc.h"
+
+#define TUNE_LOG_MAX (64 << 20)    /* bytes: a log of every configuration of any space is far smaller */
 
 size_t tune_space_size(const struct lesson *l)
 {
@@ -78,9 +83,7 @@ static void add_outcome(struct tune_result *res, const struct param_set *ps, con
     if (r->status != RUN_OK)
         return;
     res->verified++;
-    res->gflops = realloc(res->gflops, (res->ngflops + 1) * sizeof *res->gflops);
-    if (!res->gflops)
-        abort();
+    res->gflops = xrealloc(res->gflops, (res->ngflops + 1) * sizeof *res->gflops);
     res->gflops[res->ngflops++] = r->gflops.median;
     if (res->verified == 1 || r->gflops.median > res->best_gflops) {
         res->best_gflops = r->gflops.median;
@@ -188,6 +191,7 @@ static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_re
         run_result_free(&r);
     }
     free(line);
+    fseek(log, 0, SEEK_END);    /* from reading to writing */
     if (started != (size_t)-1) {
         struct run_result r;
         run_result_init(&r);
@@ -201,20 +205,53 @@ static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_re
     }
 }
 
+/* The last byte of a stream open for reading and appending, or EOF; the stream is left at
+   its end, ready to be written (C11 7.21.5.3: between a read and a write, a positioning). */
+static int last_byte(FILE *f)
+{
+    int c = fseek(f, -1, SEEK_END) == 0 ? fgetc(f) : EOF;
+
+    fseek(f, 0, SEEK_END);
+    return c;
+}
+
 /* Opens the log, locked against a second search of the same space, holding the right
    header and ending with a whole line. */
 static FILE *open_log(const char *path, const struct lesson *l, bool restart, struct tune_result *res,
                       struct error *e)
 {
     char header[1024], first[1024] = "";
+    struct stat st;
     FILE *log;
     long size;
+    int fd;
 
     if (make_parents(path, e) < 0)
         return NULL;
-    log = fopen(path, "a+");
+    /* Never blocked by a FIFO or a device at the log's path: open without waiting, and use
+       only a regular file. */
+    fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        error_set(e, "cannot open the tuning log %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        error_set(e, "the tuning log %s is %s, not a regular file: move it away", path,
+                  files_kind(st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    if (!restart && st.st_size > TUNE_LOG_MAX) {
+        error_set(e, "the tuning log %s is %lld bytes, more than the %d MiB a log may have: --restart starts "
+                  "it anew", path, (long long)st.st_size, TUNE_LOG_MAX >> 20);
+        close(fd);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    log = fdopen(fd, "a+");
     if (!log) {
         error_set(e, "cannot open the tuning log %s: %s", path, strerror(errno));
+        close(fd);
         return NULL;
     }
     if (flock(fileno(log), LOCK_EX | LOCK_NB) < 0) {
@@ -241,7 +278,7 @@ static FILE *open_log(const char *path, const struct lesson *l, bool restart, st
     }
     if (size == 0)
         fprintf(log, "%s\n", header);
-    else if (fseek(log, -1, SEEK_END) == 0 && fgetc(log) != '\n')
+    else if (last_byte(log) != '\n')
         fputc('\n', log);  /* a line cut short by a crash stays a line of its own */
     fflush(log);
     rewind(log);
@@ -267,11 +304,8 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
     log = open_log(log_path, l, o->restart, res, e);
     if (!log)
         return -1;
-    done = calloc(res->space, sizeof *done);
-    if (!done)
-        abort();
+    done = xcalloc(res->space, sizeof *done);
     replay(log, l, done, res, step, ctx);
-    fseek(log, 0, SEEK_END);
     param_set_defaults(l, &defaults);
     first = tune_space_index(l, &defaults);
     /* The defaults first, then the space in order. */

@@ -923,12 +923,14 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     cfg.params = (struct params_request){ opts->params, opts->nparams, opts->no_tuned, NULL };
     cfg.max_configs = opts->max_configs;
     cfg.time_limit_s = opts->time_limit_s;
+    /* The signal handlers before the worker opens the device: its driver keeps ours as the
+       ones to chain to. */
+    crt_install_signals();
     t.session = session_start(lessons, &cfg, t.model.lesson, starting_size(opts, &st),
                               st.has_device ? st.device : NULL);
     session_view(t.session, t.view);
     refresh_sources(&t);
 
-    crt_install_signals();
     hold_stderr(&held);
     /* NO_COLOR (https://no-color.org): set and not empty. */
     crt_init(!opts->no_color && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));

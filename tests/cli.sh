@@ -237,6 +237,98 @@ else
     echo "SKIP: no OpenCL device: a FIFO as the tuned file was not tried"
 fi
 # --- end of hostile files ---------------------------------------------------------------
+# ---- a lesson from someone else: control characters and bytes that are not UTF-8 ----
+# Its title, text and kernel hold escape sequences (Esc, BEL, CSI as U+009B) and invalid
+# UTF-8: the text output shows them as ^[, ^G, ~[ and U+FFFD, JSON parses, CSV is UTF-8.
+mkdir "$tmp/hostile"
+printf 'lesson: 7\ntitle: Evil \033]0;pwned\007 \033[2J\033[31mred \302\2332J \377\376 bad\nshort: Sh\033[2Jort \377 end\nsources: src \033[5m blink \303\050\nengine: host\nparam: TS = 8 in 8, 16\n---\n## Head \033[1m ing \377\n\nText with \033[2J clear, bell \007, \233 and \300\257 bytes.\n\n    verbatim \033[7m line \377\n' \
+    >"$tmp/hostile/07-hostile.lesson"
+printf 'lesson: 8\ntitle: Kernel \033[2J\007 title\nsources: s\nkernel: 08-hostile.cl\nentry: hostile\nargs: M N K A B C\nglobal: M, N\n---\nText \033]0;x\007.\n' \
+    >"$tmp/hostile/08-hostile.lesson"
+printf '// \033[2J\033]0;owned\007 comment \377\n__kernel void hostile(const int M, const int N, const int K,\n    const __global float *A, const __global float *B, __global float *C)\n{\n    int x = 1 \033[31m;\n}\n' \
+    >"$tmp/hostile/08-hostile.cl"
+# printable FILE: no control character but newline and tab, no C1 control, valid UTF-8.
+printable() {
+    python3 -c 'import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape")
+bad = [hex(ord(c)) for c in t if (ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) < 0xa0 or 0xdc80 <= ord(c) <= 0xdcff]
+sys.exit("not printable: " + " ".join(sorted(set(bad))) if bad else 0)' "$1" 2>>"$tmp/err"
+}
+if command -v python3 >/dev/null 2>&1; then
+    expect "--list with a hostile title" 0 "Evil \^\[\]0;pwned\^G" "$tutor" --list --lessons "$tmp/hostile"
+    printable "$tmp/out" && ok "--list prints no control characters" || not_ok "--list prints no control characters"
+    for n in 7 8; do
+        expect "--show $n of a hostile lesson" 0 "\^\[\[2J" "$tutor" --show $n --lessons "$tmp/hostile"
+        printable "$tmp/out" && ok "--show $n prints no control characters" ||
+            not_ok "--show $n prints no control characters"
+    done
+    if "$tutor" --devices >/dev/null 2>&1; then
+        expect "--bench table of hostile lessons" 1 "Sh\^\[\[2Jort" \
+            "$tutor" --bench --lessons "$tmp/hostile" --size 16 --reps 1 --no-reference
+        printable "$tmp/out" && ok "the bench table prints no control characters" ||
+            not_ok "the bench table prints no control characters"
+        expect "--bench json of hostile lessons" 1 '"status"' \
+            "$tutor" --bench --lessons "$tmp/hostile" --size 16 --reps 1 --no-reference --format json
+        python3 -c 'import json,sys; json.load(sys.stdin)' <"$tmp/out" 2>>"$tmp/err" &&
+            ok "its json parses" || not_ok "its json parses"
+        python3 -c 'import json,sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <"$tmp/out" \
+            2>>"$tmp/err" && ok "its json is UTF-8" || not_ok "its json is UTF-8"
+        printable "$tmp/out" && ok "its json holds no control characters" ||
+            not_ok "its json holds no control characters"
+        expect "--bench csv of hostile lessons" 1 '^[^,]*,7,' \
+            "$tutor" --bench --lessons "$tmp/hostile" --size 16 --reps 1 --no-reference --format csv
+        python3 -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' <"$tmp/out" 2>>"$tmp/err" &&
+            ok "its csv is UTF-8" || not_ok "its csv is UTF-8"
+    fi
+else
+    echo "SKIP: python3 is not installed; the hostile lesson's output is not checked"
+fi
+# ---- end of: a lesson from someone else ----
+
+# ---- an interrupted --tune is a cancellation, not a crash ----
+# SIGINT or SIGTERM while a configuration is measured: the search stops after the running
+# launch, the program ends by that signal, and the next run measures that configuration
+# (it is not taken for one that ended the program). A budget of 3 s per configuration at
+# 256 keeps the first one running when the signal comes.
+if "$tutor" --devices >/dev/null 2>&1 && env --default-signal=INT true 2>/dev/null; then
+    for signal in INT:130 TERM:143; do
+        name=${signal%:*} want=${signal#*:}
+        state="$tmp/state-$name"
+        # A background job of a script ignores SIGINT: env gives it back its default.
+        XDG_STATE_HOME="$state" XDG_DATA_HOME="$tmp/data-$name" env --default-signal=INT \
+            "$tutor" --tune --lesson 5 --size 256 --budget 3 >"$tmp/out" 2>"$tmp/err" &
+        pid=$!
+        i=0
+        until grep -qs "started" "$state"/clmm-tutor/tune/*.log || [ $i -ge 600 ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        sleep 0.5
+        kill -"$name" $pid
+        i=0
+        while kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        kill -KILL $pid 2>/dev/null
+        wait $pid
+        got=$?
+        if [ "$got" -eq "$want" ] && grep -q "^Interrupted at 0 of 3 configurations" "$tmp/out" &&
+           grep -q "cancelled" "$state"/clmm-tutor/tune/*.log; then
+            ok "SIG$name stops --tune, logged as cancelled, status $want"
+        else
+            echo "    exit status $got, expected $want" >>"$tmp/err"
+            not_ok "SIG$name stops --tune, logged as cancelled, status $want"
+        fi
+        expect "after SIG$name, the next --tune measures the interrupted configuration" 0 \
+            '^\[1/3\] TS=16 +[0-9.]+ GFLOPS +best so far$' \
+            env XDG_STATE_HOME="$state" XDG_DATA_HOME="$tmp/data-$name" \
+            "$tutor" --tune --lesson 5 --size 256 --reps 1 --max-configs 1
+    done
+else
+    echo "SKIP: no OpenCL device, or no env --default-signal; --tune is not interrupted"
+fi
+# ---- end of: an interrupted --tune ----
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1

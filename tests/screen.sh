@@ -337,5 +337,24 @@ check "f runs it" "latest [0-9][0-9.]*"
 keys q
 check_restored "q after f" 0
 
+# ---- every signal that ends the program gives the terminal back first ----
+# Each ends it with the status the signal gives (128 + its number). SIGQUIT is sent twice:
+# POCL's compiler (LLVM) may take the first and let the program run on.
+start 100 30 --lesson 1 --size 64 $device
+check "measuring before SIGQUIT" "latest [0-9][0-9.]* +median"
+keys Space
+check "paused for SIGQUIT" "paused \(space resumes\)"
+kill -QUIT "$(cat "$tmp/pid")"
+sleep 1
+kill -QUIT "$(cat "$tmp/pid")" 2>/dev/null
+check_restored "SIGQUIT twice" 131
+for signal in ALRM:142 PIPE:141; do
+    start 100 30 --lesson 1 --size 64 $device
+    check "measuring before SIG${signal%:*}" "latest [0-9][0-9.]* +median"
+    kill -"${signal%:*}" "$(cat "$tmp/pid")"
+    check_restored "SIG${signal%:*}" "${signal#*:}"
+done
+# ---- end of: every signal that ends the program ----
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -277,6 +277,32 @@ START_TEST(test_options_unknown_short_option)
 }
 END_TEST
 
+/* An unknown short option is named with the argument that holds it, never the program. */
+START_TEST(test_options_unknown_short_cluster)
+{
+    parse_fails2(ARGS("-xy"), "unknown option \"-xy\"", "two dashes");
+    parse_fails2(ARGS("--list", "-q"), "unknown option \"-q\"", NULL);
+    parse_fails2(ARGS("-x", "-xy"), "unknown option \"-x\"", NULL);
+    parse_fails2(ARGS("--device", "-x", "-xy"), "unknown option \"-xy\"", NULL);
+    parse_fails2(ARGS("extra", "-ab"), "unknown option \"-ab\"", NULL);
+}
+END_TEST
+
+/* A --param name longer than the 63 characters kept is said to be too long. */
+START_TEST(test_options_param_name_too_long)
+{
+    char word[128];
+    struct options opts;
+
+    memset(word, 'A', 64);
+    strcpy(word + 64, "=8");
+    parse_fails2(ARGS("--param", word), "too long: 64 characters", "at most 63");
+    strcpy(word + 63, "=8");
+    parse_ok(ARGS("--param", word), &opts);
+    ck_assert_uint_eq(strlen(opts.params[0].name), 63);
+}
+END_TEST
+
 START_TEST(test_options_missing_value)
 {
     parse_fails(ARGS("--size"), "--size needs a value");
@@ -318,6 +344,8 @@ Suite *options_suite(void)
     tcase_add_test(bad, test_options_bad_values);
     tcase_add_test(bad, test_options_unknown_option);
     tcase_add_test(bad, test_options_unknown_short_option);
+    tcase_add_test(bad, test_options_unknown_short_cluster);
+    tcase_add_test(bad, test_options_param_name_too_long);
     tcase_add_test(bad, test_options_missing_value);
     tcase_add_test(bad, test_options_two_modes);
     tcase_add_test(bad, test_options_stray_argument);

@@ -368,6 +368,58 @@ START_TEST(test_text_clamp_offset)
 }
 END_TEST
 
+/* text_printable's result, checked against want and freed. */
+static void assert_printable(const char *s, bool keep_lines, const char *want)
+{
+    char *got = text_printable(s, keep_lines);
+
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+
+/* Control characters are shown as the screen shows them: ^ and a character. */
+START_TEST(test_text_printable_controls)
+{
+    assert_printable("a\033[2Jb\007c\177d\001", false, "a^[[2Jb^Gc^?d^A");
+    assert_printable("\033]0;title\007", false, "^[]0;title^G");
+    /* C1 controls as ~ and a character: U+009B is CSI on some terminals. */
+    assert_printable("x\302\233" "2J\302\200", false, "x~[2J~@");
+}
+END_TEST
+
+/* A byte that is not part of a UTF-8 character becomes U+FFFD; UTF-8 text stays as it is. */
+START_TEST(test_text_printable_invalid_utf8)
+{
+    assert_printable("\377a", false, "\uFFFDa");
+    assert_printable("\300\257", false, "\uFFFD\uFFFD");                  /* overlong '/' */
+    assert_printable("\355\240\200", false, "\uFFFD\uFFFD\uFFFD");       /* a surrogate */
+    assert_printable("\364\220\200\200", false, "\uFFFD\uFFFD\uFFFD\uFFFD"); /* past U+10FFFF */
+    assert_printable("ab\342\202", false, "ab\uFFFD\uFFFD");              /* cut short */
+    assert_printable("\233", false, "\uFFFD");                              /* a raw C1 byte */
+    assert_printable("caf\303\251 \303\227 \342\234\223 \360\237\230\200", false,
+                     "caf\303\251 \303\227 \342\234\223 \360\237\230\200");
+}
+END_TEST
+
+/* Newlines and tabs stay with keep_lines, else become spaces; CR LF is a newline. */
+START_TEST(test_text_printable_lines)
+{
+    assert_printable("a\tb\nc\r\nd\re", true, "a\tb\nc\nd^Me");
+    assert_printable("a\tb\nc\r\nd\re", false, "a b c d^Me");
+    assert_printable("", false, "");
+}
+END_TEST
+
+/* The explanation printed on the command line holds no escape sequence. */
+START_TEST(test_text_print_controls)
+{
+    char *out = printed("## Head \033[1m\n\nText \033[2J and \377.\n\n    code \007\n", 80);
+
+    ck_assert_str_eq(out, "Head ^[[1m\n----------\n\nText ^[[2J and \uFFFD.\n\n    code ^G\n");
+    free(out);
+}
+END_TEST
+
 Suite *text_suite(void)
 {
     Suite *s = suite_create("text");
@@ -393,6 +445,10 @@ Suite *text_suite(void)
     tcase_add_test(print, test_text_print_wrapped_item);
     tcase_add_test(print, test_text_print_heading_utf8);
     tcase_add_test(print, test_text_print_heading_emphasis);
+    tcase_add_test(print, test_text_printable_controls);
+    tcase_add_test(print, test_text_printable_invalid_utf8);
+    tcase_add_test(print, test_text_printable_lines);
+    tcase_add_test(print, test_text_print_controls);
     suite_add_tcase(s, print);
     tcase_add_test(cut, test_text_cut);
     tcase_add_test(cut, test_text_cut_utf8);

@@ -1,4 +1,6 @@
 /* unit_tune.c: the tuner's parameter space, its log path, and the file of tuned parameters. */
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -544,6 +546,158 @@ START_TEST(test_tuned_keeps_mode)
 }
 END_TEST
 
+/* ---- the log: appended after it was read, and an interrupted measurement ---- */
+
+/* What a search showed, one step at a time. */
+struct seen_steps {
+    size_t count;
+    size_t index[16];
+    bool from_log[16];
+    enum run_status status[16];
+};
+
+static void record_step(void *ctx, const struct tune_step *st)
+{
+    struct seen_steps *seen = ctx;
+
+    ck_assert_uint_lt(seen->count, 16);
+    seen->index[seen->count] = st->index;
+    seen->from_log[seen->count] = st->from_log;
+    seen->status[seen->count] = st->result->status;
+    seen->count++;
+}
+
+/* Searches the host lesson "tiles" at 4x4x4 with a log in the fixture's directory; cancel
+   may be NULL. */
+static void search(size_t max_configs, const atomic_int *cancel, struct seen_steps *seen,
+                   struct tune_result *res)
+{
+    struct tune_options to = { .max_configs = max_configs, .time_limit_s = 60.0 };
+    struct workspace w;
+    struct error e;
+    char log[128];
+
+    error_init(&e);
+    measure_config_defaults(&to.measure);
+    to.measure.reps = 1;
+    to.measure.cancel = cancel;
+    memset(seen, 0, sizeof *seen);
+    snprintf(log, sizeof log, "%s/tune.log", dir);
+    ck_assert_int_eq(workspace_init(&w, NULL, (struct gemm_size){ 4, 4, 4 }, 1, &e), 0);
+    ck_assert_msg(tune_run(&w, &tiles, &to, log, record_step, seen, res, &e) == 0, "%s", e.msg);
+    workspace_free(&w);
+}
+
+/* The log's lines after its header, NUL-separated in buf; returns how many. */
+static size_t log_lines(char *buf, size_t len, const char **lines, size_t max)
+{
+    char path[128];
+    FILE *f;
+    size_t n, count = 0;
+
+    snprintf(path, sizeof path, "%s/tune.log", dir);
+    f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    ck_assert_msg(n > 0 && buf[n - 1] == '\n', "the log ends with a whole line: \"%s\"", buf);
+    for (char *line = strtok(buf, "\n"); line && count < max; line = strtok(NULL, "\n"))
+        if (line[0] != '#')
+            lines[count++] = line;
+    return count;
+}
+
+/* A log whose last line was cut short (by a crash) is read, then written: the cut line stays
+   a line of its own, and the outcomes of this run follow as whole lines. */
+START_TEST(test_tune_log_cut_line)
+{
+    struct seen_steps seen;
+    struct tune_result res;
+    char path[128], buf[4096], tail[64];
+    const char *lines[16];
+    FILE *f;
+
+    search(1, NULL, &seen, &res);               /* the header and the defaults: index 6 */
+    tune_result_free(&res);
+    snprintf(path, sizeof path, "%s/tune.log", dir);
+    f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs("3\tok\t1.5", f);                     /* no reason, no newline: cut short */
+    fclose(f);
+    search(1, NULL, &seen, &res);
+    ck_assert_uint_eq(res.measured, 1);
+    ck_assert_uint_eq(seen.count, 2);           /* 6 from the log, then 0 measured */
+    ck_assert(seen.from_log[0] && seen.index[0] == 6);
+    ck_assert(!seen.from_log[1] && seen.index[1] == 0 && seen.status[1] == RUN_OK);
+    tune_result_free(&res);
+    ck_assert_uint_eq(log_lines(buf, sizeof buf, lines, 16), 5);
+    ck_assert_str_eq(lines[0], "6\tstarted");
+    ck_assert_str_eq(lines[2], "3\tok\t1.5");
+    ck_assert_str_eq(lines[3], "0\tstarted");
+    snprintf(tail, sizeof tail, "%.5s", lines[4]);
+    ck_assert_str_eq(tail, "0\tok\t");
+}
+END_TEST
+
+/* A configuration the previous run started and never ended is recorded as failed, after the
+   log was read, as a whole line at its end. */
+START_TEST(test_tune_log_unfinished)
+{
+    struct seen_steps seen;
+    struct tune_result res;
+    char path[128], buf[4096];
+    const char *lines[16];
+    FILE *f;
+
+    search(1, NULL, &seen, &res);
+    tune_result_free(&res);
+    snprintf(path, sizeof path, "%s/tune.log", dir);
+    f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs("2\tstarted\n", f);
+    fclose(f);
+    search(1, NULL, &seen, &res);
+    ck_assert_uint_eq(seen.count, 3);
+    ck_assert(seen.from_log[1] && seen.index[1] == 2 && seen.status[1] == RUN_ERROR);
+    ck_assert(!seen.from_log[2] && seen.index[2] == 0);
+    tune_result_free(&res);
+    ck_assert_uint_eq(log_lines(buf, sizeof buf, lines, 16), 6);
+    ck_assert_str_eq(lines[2], "2\tstarted");
+    ck_assert_str_eq(lines[3], "2\terror\t0\tthe previous run ended while measuring this configuration");
+    ck_assert_str_eq(lines[4], "0\tstarted");
+}
+END_TEST
+
+/* An interrupted measurement is a cancellation: logged as such, and measured again by the
+   next run, not taken for one that ended the program. */
+START_TEST(test_tune_interrupted)
+{
+    struct seen_steps seen;
+    struct tune_result res;
+    atomic_int cancel;
+    char buf[4096];
+    const char *lines[16];
+
+    atomic_init(&cancel, SIGINT);
+    search(5, &cancel, &seen, &res);
+    ck_assert(res.stopped_by_cancel);
+    ck_assert(!res.complete);
+    ck_assert_uint_eq(res.done, 0);
+    ck_assert_uint_eq(seen.count, 0);
+    tune_result_free(&res);
+    ck_assert_uint_eq(log_lines(buf, sizeof buf, lines, 16), 2);
+    ck_assert_str_eq(lines[0], "6\tstarted");
+    ck_assert_str_eq(lines[1], "6\tcancelled");
+    atomic_store(&cancel, 0);
+    search(1, &cancel, &seen, &res);
+    ck_assert_uint_eq(seen.count, 1);
+    ck_assert(!seen.from_log[0] && seen.index[0] == 6 && seen.status[0] == RUN_OK);
+    ck_assert_uint_eq(res.verified, 1);
+    tune_result_free(&res);
+}
+END_TEST
+
 Suite *tune_suite(void)
 {
     Suite *s = suite_create("tune");
@@ -566,6 +720,9 @@ Suite *tune_suite(void)
     tcase_add_test(tc, test_tuned_not_regular);
     tcase_add_test(tc, test_tuned_stale_temporaries);
     tcase_add_test(tc, test_tuned_keeps_mode);
+    tcase_add_test(tc, test_tune_log_cut_line);
+    tcase_add_test(tc, test_tune_log_unfinished);
+    tcase_add_test(tc, test_tune_interrupted);
     suite_add_tcase(s, tc);
     return s;
 }
