@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 struct parser {
@@ -25,12 +26,17 @@ struct parser {
 
 static long long parse_or(struct parser *ps);
 
-static long long fail(struct parser *ps, const char *what)
+static long long fail_at(struct parser *ps, const char *where, const char *what)
 {
     if (!ps->failed)
-        error_set(ps->e, "%s at column %d of \"%s\"", what, (int)(ps->p - ps->text) + 1, ps->text);
+        error_set(ps->e, "%s at column %d of \"%s\"", what, (int)(where - ps->text) + 1, ps->text);
     ps->failed = 1;
     return 0;
+}
+
+static long long fail(struct parser *ps, const char *what)
+{
+    return fail_at(ps, ps->p, what);
 }
 
 static void skip_space(struct parser *ps)
@@ -55,8 +61,16 @@ static int accept(struct parser *ps, const char *token)
 
 static long long call_function(struct parser *ps, const char *name, size_t len)
 {
-    long long a, b;
+    enum { MIN, MAX, CDIV, ROUNDUP, FUNCTIONS };
+    static const char *const names[FUNCTIONS] = { "min", "max", "cdiv", "roundup" };
+    char message[96];
+    long long a, b, r;
+    int f = MIN;
 
+    while (f < FUNCTIONS && !(strlen(names[f]) == len && strncmp(names[f], name, len) == 0))
+        f++;
+    if (f == FUNCTIONS)
+        return fail_at(ps, name, "unknown function (known: min, max, cdiv, roundup)");
     a = parse_or(ps);
     if (!accept(ps, ","))
         return fail(ps, "expected ',' (the functions take two arguments)");
@@ -65,21 +79,21 @@ static long long call_function(struct parser *ps, const char *name, size_t len)
         return fail(ps, "expected ')'");
     if (ps->failed)
         return 0;
-    if (len == 3 && strncmp(name, "min", 3) == 0)
+    if (f == MIN)
         return a < b ? a : b;
-    if (len == 3 && strncmp(name, "max", 3) == 0)
+    if (f == MAX)
         return a > b ? a : b;
-    if (b <= 0)
-        return ps->skipping ? 0 : fail(ps, "cdiv and roundup need a positive second argument");
-    if (len == 4 && strncmp(name, "cdiv", 4) == 0)
-        return a / b + (a % b > 0);
-    if (len == 7 && strncmp(name, "roundup", 7) == 0) {
-        long long r;
-        if (__builtin_mul_overflow(a / b + (a % b > 0), b, &r) && !ps->skipping)
-            return fail(ps, "integer overflow");
-        return r;
+    if (b <= 0) {
+        if (ps->skipping)
+            return 0;
+        snprintf(message, sizeof message, "%s needs a positive second argument, not %lld", names[f], b);
+        return fail_at(ps, name, message);
     }
-    return fail(ps, "unknown function (known: min, max, cdiv, roundup)");
+    if (f == CDIV)
+        return a / b + (a % b > 0);
+    if (__builtin_mul_overflow(a / b + (a % b > 0), b, &r))
+        return ps->skipping ? 0 : fail_at(ps, name, "integer overflow");
+    return r;
 }
 
 static long long parse_primary(struct parser *ps)

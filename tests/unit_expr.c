@@ -236,6 +236,26 @@ START_TEST(test_expr_overflow_functions)
 }
 END_TEST
 
+/* A rule names the function it belongs to, and an unknown function is named as such
+   whatever its arguments. */
+START_TEST(test_expr_function_messages)
+{
+    eval_fails("cdiv(1, 0)", "cdiv needs a positive second argument, not 0", "column 1");
+    eval_fails("M + roundup(1, -3)", "roundup needs a positive second argument, not -3", "column 5");
+    eval_fails("sqrt(1, 0)", "unknown function", "column 1");
+    eval_fails("cdiv(1, 0)", "column", NULL);
+    {
+        struct error e;
+        long long v;
+        error_init(&e);
+        ck_assert_int_lt(expr_eval("cdiv(1, 0)", &test_env, &v, &e), 0);
+        ck_assert_msg(strstr(e.msg, "roundup") == NULL, "%s", e.msg);
+        ck_assert_int_lt(expr_eval("sqrt(1, 0)", &test_env, &v, &e), 0);
+        ck_assert_msg(strstr(e.msg, "positive") == NULL, "%s", e.msg);
+    }
+}
+END_TEST
+
 /* As in C, the side of && or || that decides nothing is not evaluated, but names in it
    must still exist. */
 START_TEST(test_expr_short_circuit)
@@ -273,6 +293,7 @@ Suite *expr_suite(void)
     tcase_add_test(tc, test_expr_overflow_division);
     tcase_add_test(tc, test_expr_overflow_functions);
     tcase_add_test(tc, test_expr_short_circuit);
+    tcase_add_test(tc, test_expr_function_messages);
     suite_add_tcase(s, tc);
     return s;
 }
