@@ -195,6 +195,40 @@ else
     grep -q "__kernel" "$tmp/out" && grep -q "GFLOPS" "$tmp/out" || not_ok "--lesson prints the kernel and a measurement"
 fi
 
+# ---- hostile sizes and expressions (tests/hostile/sizes) ----
+# Lesson files that once crashed the tool or computed with sizes that wrapped: each is
+# refused with a message that says what did not fit, and no sanitizer finds anything.
+hostile="$top_srcdir/tests/hostile/sizes"
+# refused_cleanly NAME STATUS PATTERN COMMAND...: as expect, and no sanitizer report.
+refused_cleanly() {
+    failed_before=$failed
+    expect "$@"
+    if grep -Eq 'runtime error:|AddressSanitizer|UndefinedBehaviorSanitizer' "$tmp/out" "$tmp/err"; then
+        [ "$failed" -eq "$failed_before" ] && passed=$((passed - 1))
+        not_ok "$1 (a sanitizer report)"
+    fi
+}
+refused_cleanly "40,000 nested parentheses are refused with the line" 3 \
+    '63-deep-parentheses\.lesson:8: an expression of 80001 characters, over the 1000 allowed' \
+    "$tutor" --list --lessons "$hostile/deep-parentheses"
+refused_cleanly "150,000 unary minus signs are refused with the line" 3 \
+    '64-deep-unary\.lesson:8: an expression of 150001 characters, over the 1000 allowed' \
+    "$tutor" --list --lessons "$hostile/deep-unary"
+if "$tutor" --devices >/dev/null 2>&1; then
+    refused_cleanly "a multiple of 2^60 + 1 is refused, not packed beyond the buffers" 1 \
+        'padding K from 64 to a multiple of 1152921504606846977 .* goes over 2147483647' \
+        "$tutor" --bench --lessons "$hostile/multiple-2p60" --size 64 --reps 2 --no-reference --format csv
+    refused_cleanly "sizes padded to 2^32, whose products wrap to 0, are refused" 1 \
+        ',61,.*,refused,.*padding [MNK] from 64 to a multiple of 4294967296' \
+        "$tutor" --bench --lessons "$hostile/multiple-2p32" --size 64 --reps 2 --no-reference --format csv
+    refused_cleanly "an NDRange of 2^64 work-items is refused, not launched" 1 \
+        ',62,.*,refused,.*the global NDRange \(4294967296, 4294967296\) has more work-items than a size_t holds' \
+        "$tutor" --bench --lessons "$hostile/ndrange-2p64" --size 64 --reps 2 --no-reference --format csv
+else
+    echo "SKIP: no OpenCL device; the hostile sizes were not measured"
+fi
+# ---- end of hostile sizes and expressions ----
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1
 [ "$passed" -gt 0 ] || exit 77

@@ -729,6 +729,33 @@ START_TEST(test_diagram_hostile_values)
 }
 END_TEST
 
+/* tests/hostile/sizes/diagram-tile: a tile of 2^63 - 1 rows by 1 column, with which the tutor
+   once died of SIGFPE as it drew the lesson. */
+START_TEST(test_diagram_hostile_lesson_file)
+{
+    struct lesson_set set;
+    struct param_set ps;
+    struct diagram d;
+    struct error e;
+    const struct lesson *l;
+
+    error_init(&e);
+    ck_assert_msg(lesson_set_load(CLMM_SRCDIR "/tests/hostile/sizes/diagram-tile", &set, &e) == 0, "%s", e.msg);
+    l = lesson_set_find(&set, 65);
+    ck_assert_ptr_nonnull(l);
+    param_set_defaults(l, &ps);
+    ck_assert_msg(diagram_compute(l, &ps, (struct gemm_size){ 64, 64, 64 }, NULL, &d, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(d.groups_m, 1);
+    ck_assert_int_eq(d.groups_n, 64);
+    ck_assert_int_eq(d.cover_rows, 9223372036854775807LL);
+    draw_checked(&d, 52, 16, true, "a tile of 2^63 - 1 rows");
+    draw_checked(&d, 120, 40, false, "a tile of 2^63 - 1 rows");
+    ck_assert(drawn(draw_checked(&d, 80, 24, true, "a tile of 2^63 - 1 rows"),
+                    "one work-group: 9223372036854775807x1 of C"));
+    lesson_set_free(&set);
+}
+END_TEST
+
 Suite *diagram_suite(void)
 {
     Suite *s = suite_create("diagram");
@@ -748,6 +775,7 @@ Suite *diagram_suite(void)
     tcase_add_test(figures, test_diagram_shipped_agree);
     tcase_add_test(figures, test_diagram_overflow);
     tcase_add_test(figures, test_diagram_hostile_values);
+    tcase_add_test(figures, test_diagram_hostile_lesson_file);
     suite_add_tcase(s, figures);
 
     tcase_add_checked_fixture(drawing, setup, teardown);
