@@ -1081,7 +1081,7 @@ static void figure_text(const struct diagram *d, int width, struct text *t)
     figure(t, width, "global", value, NULL);
     say_dims(g->local, g->dims, value, sizeof value);
     figure(t, width, "local", g->has_local ? value : choice, brief_choice);
-    groups = g->has_local ? (long long)g->groups : d->groups_m * d->groups_n;
+    groups = g->has_local ? (long long)g->groups : d->tile_groups;     /* checked in count() */
     snprintf(value, sizeof value, "%lld", groups);
     figure(t, width, "groups", groups > 0 ? value : choice, brief_choice);
     snprintf(value, sizeof value, "%zu", g->group_items);
