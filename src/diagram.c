@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "str.h"
+#include "xalloc.h"
 
 /* ---- the figures ---- */
 
@@ -299,9 +300,7 @@ static void canvas_init(struct canvas *c, int rows, int cols)
 {
     c->rows = rows;
     c->cols = cols;
-    c->cell = calloc((size_t)rows * (size_t)cols, sizeof *c->cell);
-    if (!c->cell)
-        abort();
+    c->cell = xcalloc((size_t)rows * (size_t)cols, sizeof *c->cell);
 }
 
 static void canvas_put(struct canvas *c, int row, int col, const char *glyph)
@@ -529,15 +528,22 @@ static void paint_grid(struct canvas *c, int top, int left, const struct track *
     }
 }
 
+/* v within lo..hi, as an int: a value from a lesson file may be beyond any int. */
+static int clamp(double v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : (int)v;
+}
+
 /* Columns and rows of a cell showing a block of rows x cols. A character is about twice as
    tall as it is wide; the aspect is compressed (square root) so that a row of C, 1 x 1024,
-   stays a band without taking the whole pane. */
+   stays a band without taking the whole pane. Neither is more than a canvas holds, whatever
+   the block (a lesson file may give a tile of 1 x 2^62). */
 static void cell_shape(long long rows, long long cols, int *w, int *h)
 {
     double ratio = 2.0 * sqrt((double)cols / (double)rows);
 
-    *w = ratio >= 1.0 ? (int)lround(ratio) : 1;
-    *h = ratio >= 1.0 ? 1 : (int)lround(1.0 / ratio);
+    *w = ratio >= 1.0 ? clamp(round(ratio), 1, MAX_COLUMNS) : 1;
+    *h = ratio >= 1.0 ? 1 : clamp(round(1.0 / ratio), 1, MAX_ROWS);
 }
 
 /* units_m x units_n cells of w x h, each standing for per_m x per_n of C, enlarged (up to 3
@@ -546,10 +552,9 @@ static void grid_units(struct track *rows, struct track *cols, long long units_m
                        long long per_m, long long per_n, int w, int h, bool mark, bool keep_last, int max_w,
                        int max_h)
 {
-    if (w > max_w)
-        w = max_w;
-    if (h > max_h)
-        h = max_h;
+    /* At least 1: a cell stretched to the pane's height, w * max_h / h, can round to 0. */
+    w = clamp(w, 1, max_w);
+    h = clamp(h, 1, max_h);
     for (int scale = 3; scale >= 1; scale--) {
         track_units(rows, units_m, per_m, h * scale, mark, keep_last, max_h);
         track_units(cols, units_n, per_n, w * scale, mark, keep_last, max_w);
@@ -843,11 +848,6 @@ static void plan_items(const struct diagram *d, struct panel *p, int max_w, int 
     }
 }
 
-static int clamp(double v, int lo, int hi)
-{
-    return v < lo ? lo : v > hi ? hi : (int)v;
-}
-
 /* Room for a tile of local memory beside the grid of C, in proportion to the matrices: along
    K it takes span of total (the tile's side along K plus C's side beside it). */
 static int tile_room(long long span, long long side, int total)
@@ -859,7 +859,7 @@ static int tile_room(long long span, long long side, int total)
    scale, sx columns of the screen per column of a matrix and sy rows per row, set by the grid
    of work-items (which stands for the whole tile of C even where it ends in an ellipsis):
    sx = cols.len / tile_cols, sy = rows.len / tile_rows. A tile of r x c is then
-   lround(sy * r) rows by lround(sx * c) columns, at least 1 of each, whichever matrix it
+   round(sy * r) rows by round(sx * c) columns, at least 1 of each, whichever matrix it
    belongs to: so A's rows line up with C's, B's columns with C's, and a tile of A and one of
    B of equal size are drawn at equal size. A side longer than its room (A: a_max columns and
    the grid's rows; B: b_max rows and the grid's columns) is cut there, and tiles of equal
@@ -869,12 +869,12 @@ static void plan_tiles(const struct diagram *d, struct panel *p, int a_max, int 
     double sy = (double)p->rows.len / (double)d->tile_rows, sx = (double)p->cols.len / (double)d->tile_cols;
 
     if (d->has_local_a) {
-        p->a_h = clamp(lround(sy * (double)d->local_a_rows), 1, p->rows.len);
-        p->a_w = clamp(lround(sx * (double)d->local_a_cols), 1, a_max);
+        p->a_h = clamp(round(sy * (double)d->local_a_rows), 1, p->rows.len);
+        p->a_w = clamp(round(sx * (double)d->local_a_cols), 1, a_max);
     }
     if (d->has_local_b) {
-        p->b_h = clamp(lround(sy * (double)d->local_b_rows), 1, b_max);
-        p->b_w = clamp(lround(sx * (double)d->local_b_cols), 1, p->cols.len);
+        p->b_h = clamp(round(sy * (double)d->local_b_rows), 1, b_max);
+        p->b_w = clamp(round(sx * (double)d->local_b_cols), 1, p->cols.len);
     }
     if (d->has_local_a && d->has_local_b && d->local_a_rows == d->local_b_rows &&
         d->local_a_cols == d->local_b_cols) {
@@ -1080,7 +1080,7 @@ static void figure_text(const struct diagram *d, int width, struct text *t)
     figure(t, width, "global", value, NULL);
     say_dims(g->local, g->dims, value, sizeof value);
     figure(t, width, "local", g->has_local ? value : choice, brief_choice);
-    groups = g->has_local ? (long long)g->groups : d->groups_m * d->groups_n;
+    groups = g->has_local ? (long long)g->groups : d->tile_groups;     /* checked in count() */
     snprintf(value, sizeof value, "%lld", groups);
     figure(t, width, "groups", groups > 0 ? value : choice, brief_choice);
     snprintf(value, sizeof value, "%zu", g->group_items);

@@ -1,4 +1,5 @@
 /* expr.c: a recursive-descent evaluator for the integer expressions of lesson files.
+   The recursion is bounded: EXPR_MAX_LENGTH characters, EXPR_MAX_DEPTH levels of nesting.
 
    expr    := or
    or      := and ('||' and)*
@@ -12,6 +13,8 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 struct parser {
@@ -21,16 +24,46 @@ struct parser {
     struct error *e;
     int failed;
     int skipping;               /* inside the side of && or || that C would not evaluate */
+    int depth;                  /* parentheses, calls and unary operators around ps->p */
 };
 
 static long long parse_or(struct parser *ps);
 
-static long long fail(struct parser *ps, const char *what)
+/* The message quotes the expression, or its first EXPR_QUOTED bytes: the column says where. */
+#define EXPR_QUOTED 100
+
+static long long fail_at(struct parser *ps, const char *where, const char *what)
 {
+    size_t shown = strlen(ps->text);
+    bool cut = shown > EXPR_QUOTED;
+
+    if (cut)
+        for (shown = EXPR_QUOTED; shown > 0 && ((unsigned char)ps->text[shown] & 0xC0) == 0x80; shown--)
+            ;   /* not inside a UTF-8 character */
     if (!ps->failed)
-        error_set(ps->e, "%s at column %d of \"%s\"", what, (int)(ps->p - ps->text) + 1, ps->text);
+        error_set(ps->e, "%s at column %d of \"%.*s%s\"", what, (int)(where - ps->text) + 1, (int)shown,
+                  ps->text, cut ? "..." : "");
     ps->failed = 1;
     return 0;
+}
+
+static long long fail(struct parser *ps, const char *what)
+{
+    return fail_at(ps, ps->p, what);
+}
+
+/* One level deeper; false, with the message, past EXPR_MAX_DEPTH. Each level is a few
+   frames of the recursion, so this bounds the stack it takes. */
+static bool enter(struct parser *ps)
+{
+    char message[128];
+
+    if (++ps->depth <= EXPR_MAX_DEPTH)
+        return true;
+    snprintf(message, sizeof message, "nested deeper than %d levels (parentheses, function calls, unary - "
+             "and !): write it with fewer", EXPR_MAX_DEPTH);
+    fail(ps, message);
+    return false;
 }
 
 static void skip_space(struct parser *ps)
@@ -43,6 +76,8 @@ static int accept(struct parser *ps, const char *token)
 {
     size_t n = strlen(token);
 
+    if (ps->failed)
+        return 0;               /* after an error, only unwind */
     skip_space(ps);
     if (strncmp(ps->p, token, n) != 0)
         return 0;
@@ -55,8 +90,16 @@ static int accept(struct parser *ps, const char *token)
 
 static long long call_function(struct parser *ps, const char *name, size_t len)
 {
-    long long a, b;
+    enum { MIN, MAX, CDIV, ROUNDUP, FUNCTIONS };
+    static const char *const names[FUNCTIONS] = { "min", "max", "cdiv", "roundup" };
+    char message[96];
+    long long a, b, r;
+    int f = MIN;
 
+    while (f < FUNCTIONS && !(strlen(names[f]) == len && strncmp(names[f], name, len) == 0))
+        f++;
+    if (f == FUNCTIONS)
+        return fail_at(ps, name, "unknown function (known: min, max, cdiv, roundup)");
     a = parse_or(ps);
     if (!accept(ps, ","))
         return fail(ps, "expected ',' (the functions take two arguments)");
@@ -65,21 +108,21 @@ static long long call_function(struct parser *ps, const char *name, size_t len)
         return fail(ps, "expected ')'");
     if (ps->failed)
         return 0;
-    if (len == 3 && strncmp(name, "min", 3) == 0)
+    if (f == MIN)
         return a < b ? a : b;
-    if (len == 3 && strncmp(name, "max", 3) == 0)
+    if (f == MAX)
         return a > b ? a : b;
-    if (b <= 0)
-        return ps->skipping ? 0 : fail(ps, "cdiv and roundup need a positive second argument");
-    if (len == 4 && strncmp(name, "cdiv", 4) == 0)
-        return a / b + (a % b > 0);
-    if (len == 7 && strncmp(name, "roundup", 7) == 0) {
-        long long r;
-        if (__builtin_mul_overflow(a / b + (a % b > 0), b, &r) && !ps->skipping)
-            return fail(ps, "integer overflow");
-        return r;
+    if (b <= 0) {
+        if (ps->skipping)
+            return 0;
+        snprintf(message, sizeof message, "%s needs a positive second argument, not %lld", names[f], b);
+        return fail_at(ps, name, message);
     }
-    return fail(ps, "unknown function (known: min, max, cdiv, roundup)");
+    if (f == CDIV)
+        return a / b + (a % b > 0);
+    if (__builtin_mul_overflow(a / b + (a % b > 0), b, &r))
+        return ps->skipping ? 0 : fail_at(ps, name, "integer overflow");
+    return r;
 }
 
 static long long parse_primary(struct parser *ps)
@@ -100,8 +143,11 @@ static long long parse_primary(struct parser *ps)
         while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
             ps->p++;
         len = (size_t)(ps->p - name);
-        if (accept(ps, "("))
-            return call_function(ps, name, len);
+        if (accept(ps, "(")) {
+            long long v = enter(ps) ? call_function(ps, name, len) : 0;
+            ps->depth--;
+            return v;
+        }
         for (size_t i = 0; i < ps->env->count; i++)
             if (strlen(ps->env->vars[i].name) == len && strncmp(ps->env->vars[i].name, name, len) == 0)
                 return ps->env->vars[i].value;
@@ -109,7 +155,8 @@ static long long parse_primary(struct parser *ps)
         return fail(ps, "unknown name");
     }
     if (accept(ps, "(")) {
-        long long v = parse_or(ps);
+        long long v = enter(ps) ? parse_or(ps) : 0;
+        ps->depth--;
         if (!accept(ps, ")"))
             return fail(ps, "expected ')'");
         return v;
@@ -119,14 +166,20 @@ static long long parse_primary(struct parser *ps)
 
 static long long parse_unary(struct parser *ps)
 {
+    long long v;
+
     if (accept(ps, "-")) {
-        long long v = parse_unary(ps);
+        v = enter(ps) ? parse_unary(ps) : 0;
+        ps->depth--;
         if (v == LLONG_MIN)
             return ps->skipping ? 0 : fail(ps, "integer overflow");
         return -v;
     }
-    if (accept(ps, "!"))
-        return !parse_unary(ps);
+    if (accept(ps, "!")) {
+        v = enter(ps) ? !parse_unary(ps) : 0;
+        ps->depth--;
+        return v;
+    }
     return parse_primary(ps);
 }
 
@@ -225,9 +278,16 @@ static long long parse_or(struct parser *ps)
 
 int expr_eval(const char *text, const struct expr_env *env, long long *value, struct error *e)
 {
-    struct parser ps = { text, text, env, e, 0, 0 };
-    long long v = parse_or(&ps);
+    struct parser ps = { text, text, env, e, 0, 0, 0 };
+    size_t length = strlen(text);
+    long long v;
 
+    if (length > EXPR_MAX_LENGTH) {
+        error_set(e, "an expression of %zu characters, over the %d allowed: write it shorter", length,
+                  EXPR_MAX_LENGTH);
+        return -1;
+    }
+    v = parse_or(&ps);
     skip_space(&ps);
     if (!ps.failed && *ps.p != '\0')
         fail(&ps, "unexpected text");

@@ -1,6 +1,7 @@
 /* files.c: the tool's own files under the XDG directories, bounded reads of regular files,
    and atomic replacement. */
 #include "files.h"
+#include "xalloc.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -134,8 +135,7 @@ char *files_read(const char *path, size_t limit, const char *what, size_t *len, 
         return NULL;
     /* Room for the size it had, one byte more to see that it grew, and the NUL. */
     cap = (size_t)size + 2;
-    if (!(buf = malloc(cap)))
-        abort();
+    buf = xmalloc(cap);
     for (;;) {
         ssize_t n;
         if (got == cap - 1) {
@@ -145,8 +145,7 @@ char *files_read(const char *path, size_t limit, const char *what, size_t *len, 
                 goto fail;
             }
             cap = cap * 2 > limit + 2 ? limit + 2 : cap * 2;
-            if (!(buf = realloc(buf, cap)))
-                abort();
+            buf = xrealloc(buf, cap);
         }
         n = read(fd, buf + got, cap - 1 - got);
         if (n < 0 && errno == EINTR)

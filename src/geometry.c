@@ -67,6 +67,22 @@ int geometry_eval(const struct lesson *l, const struct param_set *ps, struct gem
     return eval(expr, &st, value, e);
 }
 
+/* Rounds *side up to a multiple of m, refusing a result over GEOMETRY_MAX_SIDE: a lesson file
+   may give any multiple. */
+static int round_up(const struct lesson_multiple *line, long long m, long long *side, struct error *e)
+{
+    long long missing = (m - *side % m) % m;
+
+    if (missing > GEOMETRY_MAX_SIDE - *side) {
+        error_set(e, "padding %c from %lld to a multiple of %lld (multiple: %c %s) goes over %d, the largest "
+                     "size an int argument of the kernel holds: choose smaller parameters, or a smaller "
+                     "multiple in the lesson file", line->dim, *side, m, line->dim, line->expr, GEOMETRY_MAX_SIDE);
+        return -1;
+    }
+    *side += missing;
+    return 0;
+}
+
 /* The smallest size at or above s that meets the lesson's multiple and square lines. */
 static int padded_size(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
                        struct gemm_size *out, struct error *e)
@@ -79,7 +95,7 @@ static int padded_size(const struct lesson *l, const struct param_set *ps, struc
         struct gemm_size before = s;
         make_env(l, ps, s, &st);
         for (size_t i = 0; i < l->nmultiples; i++) {
-            long long m, *d = dim_of(&s, l->multiples[i].dim);
+            long long m;
             if (eval(l->multiples[i].expr, &st, &m, e) < 0)
                 return -1;
             if (m <= 0) {
@@ -87,11 +103,8 @@ static int padded_size(const struct lesson *l, const struct param_set *ps, struc
                           l->multiples[i].expr, m);
                 return -1;
             }
-            if (*d > LLONG_MAX - m) {
-                error_set(e, "the multiple of %c (%s) is too large", l->multiples[i].dim, l->multiples[i].expr);
+            if (round_up(&l->multiples[i], m, dim_of(&s, l->multiples[i].dim), e) < 0)
                 return -1;
-            }
-            *d = (*d + m - 1) / m * m;
         }
         if (l->square) {
             long long n = s.m > s.n ? s.m : s.n;
@@ -125,16 +138,33 @@ static void describe_constraints(const struct lesson *l, const struct param_set 
     }
 }
 
+/* "M, N / 4": the lesson's global line, for messages. */
+static const char *global_line(const struct lesson *l, char *buf, size_t len)
+{
+    struct str s;
+
+    str_init(&s, buf, len);
+    for (size_t d = 0; d < l->dims; d++)
+        str_appendf(&s, ", ", "%s", l->global[d]);
+    return buf;
+}
+
 int geometry_compute(const struct lesson *l, const struct param_set *ps, struct gemm_size asked,
                      struct geometry *g, struct error *e)
 {
     struct env_storage st;
+    char buf[256];
     long long v;
 
     memset(g, 0, sizeof *g);
     g->asked = asked;
     if (asked.m <= 0 || asked.n <= 0 || asked.k <= 0) {
         error_set(e, "sizes must be positive");
+        return -1;
+    }
+    if (asked.m > GEOMETRY_MAX_SIDE || asked.n > GEOMETRY_MAX_SIDE || asked.k > GEOMETRY_MAX_SIDE) {
+        error_set(e, "%lldx%lldx%lld has a side over %d, the largest size an int argument of the kernel "
+                     "holds: choose a smaller size", asked.m, asked.n, asked.k, GEOMETRY_MAX_SIDE);
         return -1;
     }
     if (padded_size(l, ps, asked, &g->run, e) < 0)
@@ -173,7 +203,12 @@ int geometry_compute(const struct lesson *l, const struct param_set *ps, struct 
             return -1;
         }
         g->global[d] = (size_t)v;
-        g->work_items *= g->global[d];
+        if (__builtin_mul_overflow(g->work_items, g->global[d], &g->work_items)) {
+            error_set(e, "the global NDRange (%s) has more work-items than a size_t holds at %lldx%lldx%lld: "
+                         "choose a smaller size or parameters, or smaller values in the lesson's global line",
+                      global_line(l, buf, sizeof buf), g->run.m, g->run.n, g->run.k);
+            return -1;
+        }
         if (!g->has_local)
             continue;
         if (eval(l->local[d], &st, &v, e) < 0)
@@ -188,6 +223,7 @@ int geometry_compute(const struct lesson *l, const struct param_set *ps, struct 
                       d, l->global[d], g->global[d], l->local[d], g->local[d]);
             return -1;
         }
+        /* Both within work_items, which fits: each local size divides its global size. */
         g->groups *= g->global[d] / g->local[d];
         g->group_items *= g->local[d];
     }
@@ -208,6 +244,7 @@ int geometry_compute(const struct lesson *l, const struct param_set *ps, struct 
                           g->arg_values[i]);
                 return -1;
             }
+            /* At most LESSON_MAX_ARGS of INT_MAX floats: within a 64-bit size_t. */
             g->local_bytes += (size_t)g->arg_values[i] * sizeof(float);
         }
     }

@@ -2,6 +2,7 @@
 #ifndef CLMM_GEOMETRY_H
 #define CLMM_GEOMETRY_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -11,6 +12,10 @@
 struct gemm_size {
     long long m, n, k;
 };
+
+/* The largest M, N or K, asked for or after padding: the kernels take the sizes as int. With
+   each side within it, every product of two sides fits a long long and its bytes a size_t. */
+#define GEOMETRY_MAX_SIDE INT_MAX
 
 struct geometry {
     struct gemm_size asked;     /* the product the user asked for */
@@ -39,7 +44,8 @@ void param_set_format(const struct lesson *l, const struct param_set *ps, char *
 /* Computes the geometry, padding the size where the lesson needs and allows it.
    Returns -1 with the reason in e when the lesson cannot run at this size with these
    parameters (a size it cannot take, a failed require line, a global size that is not a
-   multiple of the local size). */
+   multiple of the local size, a side over GEOMETRY_MAX_SIDE, an NDRange whose work-items
+   do not fit a size_t). */
 int geometry_compute(const struct lesson *l, const struct param_set *ps, struct gemm_size asked,
                      struct geometry *g, struct error *e);
 

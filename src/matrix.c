@@ -33,7 +33,13 @@ void matrix_fill_random(float *x, size_t count, uint64_t seed)
 
 size_t matrix_layout_count(const struct matrix_layout *lay)
 {
-    return (size_t)lay->rows * (size_t)lay->cols;
+    size_t count, bytes;
+
+    if (lay->rows <= 0 || lay->cols <= 0 ||
+        __builtin_mul_overflow((unsigned long long)lay->rows, (unsigned long long)lay->cols, &count) ||
+        __builtin_mul_overflow(count, sizeof(float), &bytes))
+        return 0;
+    return count;
 }
 
 static size_t offset(const struct matrix_layout *lay, long long row, long long col)
@@ -47,8 +53,11 @@ void matrix_pack(const float *src, long long rows, long long cols, const struct 
 {
     long long used_rows = lay->transposed ? cols : rows;
     long long used_cols = lay->transposed ? rows : cols;
+    size_t count = matrix_layout_count(lay);
 
-    memset(dst, 0, matrix_layout_count(lay) * sizeof *dst);
+    if (count == 0)
+        return;
+    memset(dst, 0, count * sizeof *dst);
     for (long long i = 0; i < used_rows; i++)
         for (long long j = 0; j < used_cols; j++)
             dst[offset(lay, i, j)] = lay->transposed ? src[j * cols + i] : src[i * cols + j];
@@ -57,6 +66,8 @@ void matrix_pack(const float *src, long long rows, long long cols, const struct 
 void matrix_unpack(const float *src, const struct matrix_layout *lay, long long rows, long long cols,
                    float *dst)
 {
+    if (matrix_layout_count(lay) == 0)
+        return;
     for (long long i = 0; i < rows; i++)
         for (long long j = 0; j < cols; j++)
             dst[i * cols + j] = src[offset(lay, i, j)];

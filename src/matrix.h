@@ -24,15 +24,17 @@ struct matrix_layout {
     bool transposed;            /* the kernel gets the transpose of the source */
 };
 
+/* Floats the layout holds; 0 when it has no rows or columns, or when its bytes do not fit a
+   size_t (a size from a hostile lesson file: refuse it). */
 size_t matrix_layout_count(const struct matrix_layout *lay);
 
 /* Copies the row-major rows x cols matrix src into dst in layout lay, zero-filling the
-   padding. */
+   padding; a layout of count 0 is left alone. */
 void matrix_pack(const float *src, long long rows, long long cols, const struct matrix_layout *lay,
                  float *dst);
 
 /* The inverse for a result: takes the rows x cols top-left part of src, stored in layout lay
-   (never transposed), into the row-major dst. */
+   (never transposed), into the row-major dst; a layout of count 0 is left alone. */
 void matrix_unpack(const float *src, const struct matrix_layout *lay, long long rows, long long cols,
                    float *dst);
 

@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "hostgemm.h"
 #include "str.h"
+#include "xalloc.h"
 
 /* A launch shorter than this is not worth estimating first. */
 #define PROBE_MIN_FLOPS (2.0 * 256 * 256 * 256)
@@ -80,7 +82,7 @@ const char *run_status_name(enum run_status s)
 
 static void *alloc_floats(size_t count, const char *what, struct error *e)
 {
-    void *p = malloc(count * sizeof(float));
+    void *p = xmalloc(count * sizeof(float));
 
     if (!p)
         error_set(e, "cannot allocate %zu MiB of host memory for %s", (count * sizeof(float)) >> 20, what);
@@ -94,6 +96,13 @@ int workspace_init(struct workspace *w, struct ocl *cl, struct gemm_size size, u
     w->cl = cl;
     w->size = size;
     w->seed = seed;
+    /* Within these, each product of two sides fits a long long and its floats a size_t. */
+    if (size.m <= 0 || size.n <= 0 || size.k <= 0 || size.m > GEOMETRY_MAX_SIDE || size.n > GEOMETRY_MAX_SIDE ||
+        size.k > GEOMETRY_MAX_SIDE) {
+        error_set(e, "size %lldx%lldx%lld refused: each side must be from 1 to %d", size.m, size.n, size.k,
+                  GEOMETRY_MAX_SIDE);
+        return -1;
+    }
     if (cl) {
         /* Padding only adds to this: a size whose plain matrices do not fit the device is
            refused before any host memory is taken. */
@@ -137,7 +146,7 @@ static int reserve_stage(struct workspace *w, size_t count, struct error *e)
 
     if (count <= w->stage_count)
         return 0;
-    p = realloc(w->stage, count * sizeof *p);
+    p = xrealloc(w->stage, count * sizeof *p);
     if (!p) {
         error_set(e, "cannot allocate %zu MiB of host memory for a device layout", (count * sizeof *p) >> 20);
         return -1;
@@ -150,20 +159,29 @@ static int reserve_stage(struct workspace *w, size_t count, struct error *e)
 int workspace_check_memory(const struct workspace *w, const struct matrix_layout *a,
                            const struct matrix_layout *b, const struct matrix_layout *c, struct error *e)
 {
-    size_t a_bytes = matrix_layout_count(a) * sizeof(float), b_bytes = matrix_layout_count(b) * sizeof(float);
-    size_t c_bytes = matrix_layout_count(c) * sizeof(float);
+    const struct matrix_layout *layouts[3] = { a, b, c };
     const struct device_info *d = w->cl->device;
-    size_t largest = a_bytes > b_bytes ? a_bytes : b_bytes;
+    size_t largest = 0, total = 0;
 
-    largest = largest > c_bytes ? largest : c_bytes;
+    for (int i = 0; i < 3; i++) {
+        size_t bytes = matrix_layout_count(layouts[i]) * sizeof(float);
+        if (bytes == 0) {
+            error_set(e, "%c as %lldx%lld floats has more bytes than a size_t holds: choose a smaller size or "
+                         "parameters that pad less", "ABC"[i], layouts[i]->rows, layouts[i]->cols);
+            return -1;
+        }
+        largest = bytes > largest ? bytes : largest;
+        if (__builtin_add_overflow(total, bytes, &total))
+            total = SIZE_MAX;   /* more than any device has */
+    }
     if (largest > d->max_alloc) {
         error_set(e, "a buffer of %.1f MiB exceeds the device's largest allocation of %.1f MiB",
                   (double)largest / (1 << 20), (double)d->max_alloc / (1 << 20));
         return -1;
     }
-    if (a_bytes + b_bytes + c_bytes > d->global_mem) {
+    if (total > d->global_mem) {
         error_set(e, "A, B and C need %.1f MiB; the device has %.1f MiB of global memory",
-                  (double)(a_bytes + b_bytes + c_bytes) / (1 << 20), (double)d->global_mem / (1 << 20));
+                  (double)total / (1 << 20), (double)d->global_mem / (1 << 20));
         return -1;
     }
     return 0;
@@ -529,11 +547,9 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
        work. Until then the warm-up's time gives the count the progress shows. */
     r->reps = timed_reps(cfg, t);
     most = cfg->reps > 0 ? cfg->reps : MEASURE_MAX_REPS;
-    seconds = malloc((size_t)most * sizeof *seconds);
-    gflops = malloc((size_t)most * sizeof *gflops);
-    walls = malloc((size_t)most * sizeof *walls);
-    if (!seconds || !gflops || !walls)
-        abort();
+    seconds = xmalloc((size_t)most * sizeof *seconds);
+    gflops = xmalloc((size_t)most * sizeof *gflops);
+    walls = xmalloc((size_t)most * sizeof *walls);
     r->status = RUN_ERROR;  /* until every step below has passed */
     for (int i = 0; i < r->reps; i++) {
         double each = i > 0 ? spent / i : wall;
@@ -770,6 +786,15 @@ static int set_args(struct lesson_runner *lr, struct error *e)
     return 0;
 }
 
+/* Whether the elements of A, B and C can be indexed with an int, as the kernels do. */
+static bool fits_int_indices(struct gemm_size s)
+{
+    long long mk, kn, mn;
+
+    return !__builtin_mul_overflow(s.m, s.k, &mk) && mk <= INT_MAX && !__builtin_mul_overflow(s.k, s.n, &kn) &&
+           kn <= INT_MAX && !__builtin_mul_overflow(s.m, s.n, &mn) && mn <= INT_MAX;
+}
+
 static enum prepare_result device_prepare(struct runner *self, struct gemm_size s, struct error *e)
 {
     struct lesson_runner *lr = (struct lesson_runner *)self;
@@ -779,10 +804,10 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     lr->size = s;
     if (geometry_compute(l, lr->params, s, &lr->g, e) < 0)
         return REFUSED;
-    if (lr->g.run.m * lr->g.run.k > INT_MAX || lr->g.run.k * lr->g.run.n > INT_MAX ||
-        lr->g.run.m * lr->g.run.n > INT_MAX) {
-        error_set(e, "%lldx%lldx%lld has a matrix of more than %d elements, too many for the "
-                     "kernels' int indices", lr->g.run.m, lr->g.run.n, lr->g.run.k, INT_MAX);
+    if (!fits_int_indices(lr->g.run)) {
+        error_set(e, "%lldx%lldx%lld has a matrix of more than %d elements, too many for the kernels' int "
+                     "indices: choose a smaller size%s", lr->g.run.m, lr->g.run.n, lr->g.run.k, INT_MAX,
+                  lr->g.padded ? " or parameters that pad less" : "");
         return REFUSED;
     }
     lr->a = (struct matrix_layout){ lr->g.run.m, lr->g.run.k, l->column_major, false };

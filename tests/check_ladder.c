@@ -279,6 +279,53 @@ START_TEST(test_refused_not_by_estimate)
 }
 END_TEST
 
+/* Lessons whose sizes wrapped once (tests/hostile/sizes): refused with what did not fit,
+   never launched or packed beyond their buffers; and the workspace's own checks. */
+START_TEST(test_hostile_sizes)
+{
+    static const struct {
+        const char *dir;
+        int number;
+        const char *fragment;
+    } cases[] = {
+        { "multiple-2p60", 60, "padding K from 64 to a multiple of 1152921504606846977" },
+        { "multiple-2p32", 61, "to a multiple of 4294967296" },
+        { "ndrange-2p64", 62, "more work-items than a size_t holds" },
+    };
+    const struct matrix_layout small = { 64, 64, false, false }, wraps = { 1LL << 62, 4, false, false };
+    const struct matrix_layout largest = { 2147483647, 2147483647, false, false };
+    struct workspace w;
+    struct error e;
+    char dir[4200];
+
+    error_init(&e);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct lesson_set set;
+        struct run_result r;
+        const struct lesson *l;
+        snprintf(dir, sizeof dir, "%s/tests/hostile/sizes/%s", top_srcdir, cases[i].dir);
+        ck_assert_msg(lesson_set_load(dir, &set, &e) == 0, "%s", e.msg);
+        l = lesson_set_find(&set, cases[i].number);
+        ck_assert_msg(l != NULL, "%s has no lesson %d", dir, cases[i].number);
+        run(l, NULL, (struct gemm_size){ 64, 64, 64 }, &r);
+        ck_assert_msg(r.status == RUN_REFUSED, "%s: %s", cases[i].dir, run_status_name(r.status));
+        ck_assert_msg(strstr(r.error.msg, cases[i].fragment) != NULL, "%s: %s", cases[i].dir, r.error.msg);
+        run_result_free(&r);
+        lesson_set_free(&set);
+    }
+    ck_assert_int_lt(workspace_init(&w, &cl, (struct gemm_size){ 64, 2147483648LL, 64 }, 7, &e), 0);
+    ck_assert_msg(strstr(e.msg, "each side must be from 1 to 2147483647") != NULL, "%s", e.msg);
+    ck_assert_int_eq(workspace_init(&w, &cl, (struct gemm_size){ 64, 64, 64 }, 7, &e), 0);
+    ck_assert_int_lt(workspace_check_memory(&w, &small, &wraps, &small, &e), 0);
+    ck_assert_msg(strstr(e.msg, "B as 4611686018427387904x4 floats has more bytes than a size_t holds") != NULL,
+                  "%s", e.msg);
+    /* The largest matrices whose sides are ints: refused with the figures, not wrapped. */
+    ck_assert_int_lt(workspace_check_memory(&w, &largest, &largest, &largest, &e), 0);
+    ck_assert_msg(strstr(e.msg, "exceeds the device's largest allocation") != NULL, "%s", e.msg);
+    workspace_free(&w);
+}
+END_TEST
+
 #define MAX_CALLS 64
 
 struct calls {
@@ -364,6 +411,7 @@ static Suite *ladder_suite(void)
     tcase_add_test(tc, test_broken_kernels);
     tcase_add_test(tc, test_launch_limit);
     tcase_add_test(tc, test_refused_not_by_estimate);
+    tcase_add_test(tc, test_hostile_sizes);
     tcase_add_test(tc, test_progress);
     suite_add_tcase(s, tc);
     return s;

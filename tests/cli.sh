@@ -233,6 +233,17 @@ if "$tutor" --devices >/dev/null 2>&1; then
         env XDG_DATA_HOME="$tmp/fifo-data" XDG_STATE_HOME="$tmp/fifo-state" timeout 60 \
         "$tutor" --tune --lesson 5 --size 32 --reps 1 --max-configs 1
     [ -p "$tmp/fifo-data/clmm-tutor/tuned" ] || not_ok "the FIFO is left in place"
+    # The tuner's log: a FIFO at its path is refused, not waited on.
+    mkdir -p "$tmp/fifo-log/clmm-tutor/tune"
+    log=$(env XDG_DATA_HOME="$tmp/fifo-log-data" XDG_STATE_HOME="$tmp/fifo-log" timeout 60 \
+        "$tutor" --tune --lesson 5 --size 32 --reps 1 --max-configs 1 2>&1 | grep -o "/[^ ]*lesson-5-32x32x32.log" | head -n 1)
+    if [ -n "$log" ] && rm -f "$log" && mkfifo "$log"; then
+        expect "a FIFO as the tuner's log is refused, not waited on" 3 "log .* is a FIFO \(named pipe\), not a regular file" \
+            env XDG_DATA_HOME="$tmp/fifo-log-data" XDG_STATE_HOME="$tmp/fifo-log" timeout 60 \
+            "$tutor" --tune --lesson 5 --size 32 --reps 1 --max-configs 1
+    else
+        not_ok "the tuner names its log"
+    fi
 else
     echo "SKIP: no OpenCL device: a FIFO as the tuned file was not tried"
 fi
@@ -329,6 +340,39 @@ else
     echo "SKIP: no OpenCL device, or no env --default-signal; --tune is not interrupted"
 fi
 # ---- end of: an interrupted --tune ----
+# ---- hostile sizes and expressions (tests/hostile/sizes) ----
+# Lesson files that once crashed the tool or computed with sizes that wrapped: each is
+# refused with a message that says what did not fit, and no sanitizer finds anything.
+hostile="$top_srcdir/tests/hostile/sizes"
+# refused_cleanly NAME STATUS PATTERN COMMAND...: as expect, and no sanitizer report.
+refused_cleanly() {
+    failed_before=$failed
+    expect "$@"
+    if grep -Eq 'runtime error:|AddressSanitizer|UndefinedBehaviorSanitizer' "$tmp/out" "$tmp/err"; then
+        [ "$failed" -eq "$failed_before" ] && passed=$((passed - 1))
+        not_ok "$1 (a sanitizer report)"
+    fi
+}
+refused_cleanly "40,000 nested parentheses are refused with the line" 3 \
+    '63-deep-parentheses\.lesson:8: an expression of 80001 characters, over the 1000 allowed' \
+    "$tutor" --list --lessons "$hostile/deep-parentheses"
+refused_cleanly "150,000 unary minus signs are refused with the line" 3 \
+    '64-deep-unary\.lesson:8: an expression of 150001 characters, over the 1000 allowed' \
+    "$tutor" --list --lessons "$hostile/deep-unary"
+if "$tutor" --devices >/dev/null 2>&1; then
+    refused_cleanly "a multiple of 2^60 + 1 is refused, not packed beyond the buffers" 1 \
+        'padding K from 64 to a multiple of 1152921504606846977 .* goes over 2147483647' \
+        "$tutor" --bench --lessons "$hostile/multiple-2p60" --size 64 --reps 2 --no-reference --format csv
+    refused_cleanly "sizes padded to 2^32, whose products wrap to 0, are refused" 1 \
+        ',61,.*,refused,.*padding [MNK] from 64 to a multiple of 4294967296' \
+        "$tutor" --bench --lessons "$hostile/multiple-2p32" --size 64 --reps 2 --no-reference --format csv
+    refused_cleanly "an NDRange of 2^64 work-items is refused, not launched" 1 \
+        ',62,.*,refused,.*the global NDRange \(4294967296, 4294967296\) has more work-items than a size_t holds' \
+        "$tutor" --bench --lessons "$hostile/ndrange-2p64" --size 64 --reps 2 --no-reference --format csv
+else
+    echo "SKIP: no OpenCL device; the hostile sizes were not measured"
+fi
+# ---- end of hostile sizes and expressions ----
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1

@@ -674,6 +674,88 @@ START_TEST(test_diagram_overflow)
 }
 END_TEST
 
+/* The largest values a lesson file may give its layout lines, where their products fit:
+   the figures are computed and the drawing fits its pane, with no signed overflow on the
+   way (a cell's shape once came out of a tile of 1 x 2^62 as an int that overflowed when
+   scaled to the pane). Run under UBSan, this finds any that is left. */
+START_TEST(test_diagram_hostile_values)
+{
+    static const char *const lines_of[] = {
+        "tile: 1, 9223372036854775807\n",
+        "tile: 9223372036854775807, 1\n",
+        "tile: 1, 2250000000000000000\n",
+        "tile: 1, 4611686018427387904\nitem: 1, 4611686018427387904\n",
+        "tile: 1, 4611686018427387904\nitem: 1, 4611686018427387904\nitem-run: 1, 1\n",
+        "tile: 4611686018427387904, 1\nitem: 4611686018427387904, 1\nitem-run: 1, 1\n",
+        "tile: TS, TS\nitem: 1, 1\nlocal-a: 1152921504606846976, 1\nlocal-b: 1, 1152921504606846976\n",
+        "tile: TS, TS\nitem: 1, 1\nlocal-a: 1, 1152921504606846976\nlocal-b: 1152921504606846976, 1\n",
+        "tile: 1, 1\nitem: 1, 1\nlocal-a: 1000000000, 1000000000\nloads: 9223372036854775807\n",
+        "tile: 2, 2\nitem: 2, 2\nitem-run: 1, 1\nlocal-a: 1, 1\nlocal-copies: 1152921504606846976\n",
+        "tile: 3, 9223372036854775807\nitem: 3, 1\nlocal-b: 1152921504606846976, 1\n",
+        "item: 1, 9223372036854775807\n",
+        "loads: 9223372036854775807\n",
+    };
+    const int widths[] = { 36, 80, 250 };
+    const size_t heights[] = { 10, 24, 64 };
+    const struct gemm_size sizes[] = { { 1024, 1024, 1024 }, { 1, 1, 1 }, { 65536, 65536, 65536 } };
+    char text[1024];
+
+    for (size_t i = 0; i < sizeof lines_of / sizeof lines_of[0]; i++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            struct lesson l;
+            struct param_set ps;
+            struct diagram d;
+            struct error e;
+            error_init(&e);
+            snprintf(text, sizeof text, HEADER "args: M N K A B C\n%s---\n", lines_of[i]);
+            parse(text, &l);
+            param_set_defaults(&l, &ps);
+            if (diagram_compute(&l, &ps, sizes[s], NULL, &d, &e) < 0) {
+                ck_assert_msg(strstr(e.msg, "fit in 64 bits") != NULL, "%s: %s", lines_of[i], e.msg);
+                lesson_free(&l);
+                continue;
+            }
+            for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+                for (size_t h = 0; h < sizeof heights / sizeof heights[0]; h++)
+                    for (int utf8 = 0; utf8 < 2; utf8++) {
+                        size_t n = diagram_draw(&d, widths[w], heights[h], utf8, lines);
+                        ck_assert_msg(n > 0 && n <= heights[h], "%s: %zu lines", lines_of[i], n);
+                        for (size_t k = 0; k < n; k++)
+                            ck_assert_msg(str_columns(lines[k], strlen(lines[k])) <= (size_t)widths[w],
+                                          "%s at %dx%zu: %s", lines_of[i], widths[w], heights[h], lines[k]);
+                    }
+            lesson_free(&l);
+        }
+}
+END_TEST
+
+/* tests/hostile/sizes/diagram-tile: a tile of 2^63 - 1 rows by 1 column, with which the tutor
+   once died of SIGFPE as it drew the lesson. */
+START_TEST(test_diagram_hostile_lesson_file)
+{
+    struct lesson_set set;
+    struct param_set ps;
+    struct diagram d;
+    struct error e;
+    const struct lesson *l;
+
+    error_init(&e);
+    ck_assert_msg(lesson_set_load(CLMM_SRCDIR "/tests/hostile/sizes/diagram-tile", &set, &e) == 0, "%s", e.msg);
+    l = lesson_set_find(&set, 65);
+    ck_assert_ptr_nonnull(l);
+    param_set_defaults(l, &ps);
+    ck_assert_msg(diagram_compute(l, &ps, (struct gemm_size){ 64, 64, 64 }, NULL, &d, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(d.groups_m, 1);
+    ck_assert_int_eq(d.groups_n, 64);
+    ck_assert_int_eq(d.cover_rows, 9223372036854775807LL);
+    draw_checked(&d, 52, 16, true, "a tile of 2^63 - 1 rows");
+    draw_checked(&d, 120, 40, false, "a tile of 2^63 - 1 rows");
+    ck_assert(drawn(draw_checked(&d, 80, 24, true, "a tile of 2^63 - 1 rows"),
+                    "one work-group: 9223372036854775807x1 of C"));
+    lesson_set_free(&set);
+}
+END_TEST
+
 Suite *diagram_suite(void)
 {
     Suite *s = suite_create("diagram");
@@ -692,6 +774,8 @@ Suite *diagram_suite(void)
     tcase_add_test(figures, test_diagram_without_layout);
     tcase_add_test(figures, test_diagram_shipped_agree);
     tcase_add_test(figures, test_diagram_overflow);
+    tcase_add_test(figures, test_diagram_hostile_values);
+    tcase_add_test(figures, test_diagram_hostile_lesson_file);
     suite_add_tcase(s, figures);
 
     tcase_add_checked_fixture(drawing, setup, teardown);

@@ -1,5 +1,6 @@
 /* unit_expr.c: the integer expressions of lesson files. */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "units.h"
@@ -236,6 +237,103 @@ START_TEST(test_expr_overflow_functions)
 }
 END_TEST
 
+/* A rule names the function it belongs to, and an unknown function is named as such
+   whatever its arguments. */
+START_TEST(test_expr_function_messages)
+{
+    eval_fails("cdiv(1, 0)", "cdiv needs a positive second argument, not 0", "column 1");
+    eval_fails("M + roundup(1, -3)", "roundup needs a positive second argument, not -3", "column 5");
+    eval_fails("sqrt(1, 0)", "unknown function", "column 1");
+    eval_fails("cdiv(1, 0)", "column", NULL);
+    {
+        struct error e;
+        long long v;
+        error_init(&e);
+        ck_assert_int_lt(expr_eval("cdiv(1, 0)", &test_env, &v, &e), 0);
+        ck_assert_msg(strstr(e.msg, "roundup") == NULL, "%s", e.msg);
+        ck_assert_int_lt(expr_eval("sqrt(1, 0)", &test_env, &v, &e), 0);
+        ck_assert_msg(strstr(e.msg, "positive") == NULL, "%s", e.msg);
+    }
+}
+END_TEST
+
+/* text: count copies of open, then middle, then count copies of close; malloc'd. */
+static char *nested(const char *open, const char *middle, const char *close, size_t count)
+{
+    size_t lo = strlen(open), lm = strlen(middle), lc = strlen(close);
+    char *text = malloc(count * (lo + lc) + lm + 1), *p = text;
+
+    ck_assert_ptr_nonnull(text);
+    for (size_t i = 0; i < count; i++, p += lo)
+        memcpy(p, open, lo);
+    memcpy(p, middle, lm);
+    p += lm;
+    for (size_t i = 0; i < count; i++, p += lc)
+        memcpy(p, close, lc);
+    *p = '\0';
+    return text;
+}
+
+/* Nesting is bounded (EXPR_MAX_DEPTH levels of parentheses, calls and unary operators), so
+   a hostile lesson file cannot exhaust the stack: 40,000 parentheses or 150,000 minus signs
+   once crashed the parser. */
+START_TEST(test_expr_depth)
+{
+    static const struct {
+        const char *open, *middle, *close;
+        long long value;
+    } kinds[] = {
+        { "(", "M", ")", 1000 },
+        { "-", "M", "", 1000 },         /* an even count of minus signs */
+        { "!", "M", "", 1 },            /* an even count of ! */
+        { "min(", "M", ", 5000)", 1000 },
+        { "- (", "M", ")", 1000 },
+    };
+
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t at_most = strcmp(kinds[i].open, "- (") == 0 ? EXPR_MAX_DEPTH / 2 : EXPR_MAX_DEPTH;
+        size_t counts[] = { at_most + 1, 40000, 150000 };
+        char *text = nested(kinds[i].open, kinds[i].middle, kinds[i].close, at_most);
+        /* EXPR_MAX_LENGTH is met by the largest allowed depth of each kind. */
+        ck_assert_uint_le(strlen(text), EXPR_MAX_LENGTH);
+        ck_assert_int_eq(eval_ok(text), kinds[i].value);
+        free(text);
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            text = nested(kinds[i].open, kinds[i].middle, kinds[i].close, counts[c]);
+            if (strlen(text) <= EXPR_MAX_LENGTH)
+                eval_fails(text, "nested deeper than 64 levels", NULL);
+            else
+                eval_fails(text, "characters, over the 1000 allowed", NULL);
+            free(text);
+        }
+    }
+}
+END_TEST
+
+/* Expressions are at most EXPR_MAX_LENGTH characters; a message quotes a long one in part. */
+START_TEST(test_expr_length)
+{
+    char text[EXPR_MAX_LENGTH + 2];
+    struct error e;
+    long long v;
+
+    memset(text, ' ', sizeof text);
+    text[0] = '7';
+    text[EXPR_MAX_LENGTH] = '\0';
+    ck_assert_int_eq(eval_ok(text), 7);
+    text[EXPR_MAX_LENGTH] = ' ';
+    text[EXPR_MAX_LENGTH + 1] = '\0';
+    eval_fails(text, "an expression of 1001 characters, over the 1000 allowed", NULL);
+    text[EXPR_MAX_LENGTH] = '\0';
+    text[0] = ' ';
+    text[EXPR_MAX_LENGTH - 1] = 'x';
+    error_init(&e);
+    ck_assert_int_lt(expr_eval(text, &test_env, &v, &e), 0);
+    ck_assert_msg(strstr(e.msg, "unknown name at column 1000 of \"   ") != NULL, "%s", e.msg);
+    ck_assert_msg(strstr(e.msg, " ...\"") != NULL && strlen(e.msg) < 200, "%s", e.msg);
+}
+END_TEST
+
 /* As in C, the side of && or || that decides nothing is not evaluated, but names in it
    must still exist. */
 START_TEST(test_expr_short_circuit)
@@ -273,6 +371,9 @@ Suite *expr_suite(void)
     tcase_add_test(tc, test_expr_overflow_division);
     tcase_add_test(tc, test_expr_overflow_functions);
     tcase_add_test(tc, test_expr_short_circuit);
+    tcase_add_test(tc, test_expr_function_messages);
+    tcase_add_test(tc, test_expr_depth);
+    tcase_add_test(tc, test_expr_length);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -283,6 +283,55 @@ START_TEST(test_geometry_bad_values)
 }
 END_TEST
 
+/* A lesson file may give any multiple: padding stops at GEOMETRY_MAX_SIDE, the largest
+   int, with the line to blame, instead of wrapping the sizes, their products and the
+   buffers' bytes (a multiple of 2^60 + 1 once had the tool pack A far beyond its buffer). */
+START_TEST(test_geometry_pads_within_an_int)
+{
+    static const struct {
+        const char *line, *fragment;
+    } refused[] = {
+        { "multiple: K 1152921504606846977", "padding K from 64 to a multiple of 1152921504606846977" },
+        { "multiple: M 4294967296, N 4294967296", "padding M from 64 to a multiple of 4294967296" },
+        { "multiple: N 9223372036854775807", "(multiple: N 9223372036854775807) goes over 2147483647" },
+        { "multiple: M 2147483647, N 2147483648", "padding N from 64 to a multiple of 2147483648" },
+        { "multiple: M 1073741825, N 1073741824\nsquare: yes",
+          "padding N from 1073741825 to a multiple of 1073741824" },
+        { "multiple: K 2147483647 * 2", "choose smaller parameters, or a smaller multiple" },
+    };
+    char text[512];
+    struct geometry g;
+
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(text, sizeof text, HEADER "args: M N K A B C\nglobal: M, N\n%s\n---\n", refused[i].line);
+        parse(text);
+        compute_fails(size(64, 64, 64), refused[i].fragment);
+    }
+    /* Up to the largest int itself. */
+    parse(HEADER "args: M N K A B C\nglobal: M, N\nmultiple: M 2147483647, K 1073741824\n---\n");
+    compute_ok(size(64, 64, 64), &g);
+    assert_size(g.run, 2147483647, 64, 1073741824);
+    compute_fails(size(2147483648LL, 64, 64), "has a side over 2147483647");
+}
+END_TEST
+
+/* The work-items of an NDRange must fit a size_t: 2^32 x 2^32 once wrapped to 0 and was
+   launched. */
+START_TEST(test_geometry_ndrange_fits)
+{
+    struct geometry g;
+
+    parse(HEADER "args: M N K A B C\nglobal: 4294967296, 4294967296\nlocal: 1, 1\n---\n");
+    compute_fails(size(64, 64, 64), "the global NDRange (4294967296, 4294967296) has more work-items than a "
+                  "size_t holds");
+    parse(HEADER "args: M N K A B C\nglobal: 2097152, 2097152, 4194304\n---\n");
+    compute_fails(size(64, 64, 64), "more work-items than a size_t holds");
+    parse(HEADER "args: M N K A B C\nglobal: 2097152, 2097152, 2097152\n---\n");
+    compute_ok(size(64, 64, 64), &g);
+    ck_assert_uint_eq(g.work_items, 1ull << 63);
+}
+END_TEST
+
 START_TEST(test_geometry_host)
 {
     struct geometry g;
@@ -328,6 +377,8 @@ Suite *geometry_suite(void)
     tcase_add_test(tc, test_geometry_arguments);
     tcase_add_test(tc, test_geometry_without_local);
     tcase_add_test(tc, test_geometry_bad_values);
+    tcase_add_test(tc, test_geometry_pads_within_an_int);
+    tcase_add_test(tc, test_geometry_ndrange_fits);
     tcase_add_test(tc, test_geometry_host);
     tcase_add_test(tc, test_geometry_flops);
     suite_add_tcase(s, tc);

@@ -93,6 +93,33 @@ START_TEST(test_matrix_layout_count)
 }
 END_TEST
 
+/* A layout whose bytes do not fit a size_t counts 0, and packing or unpacking it touches
+   nothing: sizes from a lesson file once wrapped here to a buffer of a few floats. */
+START_TEST(test_matrix_layout_count_overflow)
+{
+    const struct matrix_layout huge[] = {
+        { 1LL << 62, 4, false, false },                 /* 2^64 floats */
+        { 1LL << 31, 1LL << 31, true, false },          /* 2^62 floats, 2^64 bytes */
+        { 9223372036854775807LL, 9223372036854775807LL, false, false },
+        { 1152921504606846977LL, 64, false, false },    /* wrapped to 64 floats */
+        { 0, 5, false, false },
+        { 5, -1, false, false },
+    };
+    const struct matrix_layout largest = { (1LL << 31) - 1, (1LL << 31) - 1, false, false };
+    const float values[6] = { 1, 2, 3, 4, 5, 6 };
+    float dst[6] = { 7, 7, 7, 7, 7, 7 };
+
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+        ck_assert_uint_eq(matrix_layout_count(&huge[i]), 0);
+        matrix_pack(values, 3, 2, &huge[i], dst);
+        matrix_unpack(values, &huge[i], 3, 2, dst);
+        for (int j = 0; j < 6; j++)
+            ck_assert(dst[j] == 7);
+    }
+    ck_assert_uint_eq(matrix_layout_count(&largest), 4611686014132420609ull);   /* (2^31 - 1)^2 */
+}
+END_TEST
+
 START_TEST(test_matrix_pack_row_major)
 {
     const struct matrix_layout lay = { 4, 3, false, false };
@@ -178,6 +205,7 @@ Suite *matrix_suite(void)
     tcase_add_test(rng, test_matrix_fill_random);
     suite_add_tcase(s, rng);
     tcase_add_test(layout, test_matrix_layout_count);
+    tcase_add_test(layout, test_matrix_layout_count_overflow);
     tcase_add_test(layout, test_matrix_pack_row_major);
     tcase_add_test(layout, test_matrix_pack_column_major);
     tcase_add_test(layout, test_matrix_pack_transposed);
