@@ -22,11 +22,17 @@
 #include "tuned.h"
 #include "report.h"
 
+/* Prints an error; it may quote a lesson file (a title, a key) that holds control
+   characters, so it is made printable first. */
 static int fail(int status, const struct error *e)
 {
-    fprintf(stderr, "clmm-tutor: %s\n", e->msg);
-    if (e->detail)
-        fprintf(stderr, "%s\n", e->detail);
+    char *msg = text_printable(e->msg, true), *detail = e->detail ? text_printable(e->detail, true) : NULL;
+
+    fprintf(stderr, "clmm-tutor: %s\n", msg);
+    if (detail)
+        fprintf(stderr, "%s\n", detail);
+    free(msg);
+    free(detail);
     return status;
 }
 

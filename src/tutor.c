@@ -21,6 +21,7 @@
 #include "panes.h"
 #include "session.h"
 #include "state.h"
+#include "text.h"
 #include "xalloc.h"
 
 #define TICK_MS 50
@@ -959,8 +960,11 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     release_stderr(&held);
     if (trace_file)
         fclose(trace_file);
-    if (t.view->fatal)
-        fprintf(stderr, "clmm-tutor: %s\n", t.view->fatal_error);
+    if (t.view->fatal) {
+        char *msg = text_printable(t.view->fatal_error, true);
+        fprintf(stderr, "clmm-tutor: %s\n", msg);
+        free(msg);
+    }
     free_sources(&t);
     free(t.view);
     if (!stopped) {

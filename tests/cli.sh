@@ -294,6 +294,12 @@ if command -v python3 >/dev/null 2>&1; then
 else
     echo "SKIP: python3 is not installed; the hostile lesson's output is not checked"
 fi
+# An error that quotes a lesson file quotes it printable: an escape sequence in a key.
+mkdir -p "$tmp/esc-key"
+printf 'lesson: 1\ntitle: x\n\033[2Jbad: 1\n' >"$tmp/esc-key/01-x.lesson"
+expect "an error quoting a lesson file shows its control characters as ^[" 3 'unknown key "\^\[\[2Jbad"' \
+    "$tutor" --list --lessons "$tmp/esc-key"
+if LC_ALL=C grep -q "$(printf '\033')" "$tmp/err"; then not_ok "no escape byte reaches the terminal"; else ok "no escape byte reaches the terminal"; fi
 # ---- end of: a lesson from someone else ----
 
 # ---- an interrupted --tune is a cancellation, not a crash ----
