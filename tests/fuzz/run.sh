@@ -9,6 +9,8 @@ set -u
 seconds=$1
 shift
 mkdir -p fuzz-crashes
+# A report of undefined behaviour shows where it was reached from.
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 status=0
 printf '%-8s %12s %9s  %s\n' target executions 'execs/s' result
 for target in "$@"; do
