@@ -430,16 +430,19 @@ static void draw_diff(const struct rect *in, struct screen_model *m, const struc
 
 /* The diff of the lines that hold code: lines of comments and blank lines in either kernel
    are left out. */
-static void diff_code(const struct screen_model *m, struct diff *out)
+static bool diff_code(const struct screen_model *m, struct diff *out)
 {
     bool *old_skip = xcalloc(m->previous->count + 1, sizeof *old_skip);
     bool *new_skip = xcalloc(m->source->count + 1, sizeof *new_skip);
+    bool too_large;
 
     highlight_comment_lines(m->previous->items, m->previous->count, old_skip);
     highlight_comment_lines(m->source->items, m->source->count, new_skip);
     diff_lines_kept(m->previous, old_skip, m->source, new_skip, out);
+    too_large = diff_too_large(m->previous, old_skip, m->source, new_skip);
     free(old_skip);
     free(new_skip);
+    return too_large;
 }
 
 void panes_draw_source(const struct rect *r, struct screen_model *m)
@@ -448,7 +451,7 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
     const struct lesson *prev = m->lesson > 0 ? &m->lessons->items[m->lesson - 1] : NULL;
     char title[512];
     struct rect in;
-    bool *changed = NULL, code_only = m->show_diff && m->diff && m->diff_code_only;
+    bool *changed = NULL, code_only = m->show_diff && m->diff && m->diff_code_only, too_large = false;
     struct diff code = { NULL, 0, 0, 0 };
     struct hl_state st = { 0, 0 };
     int top, digits, widest = 0, first;
@@ -459,8 +462,14 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
         return;
     }
     if (code_only)
-        diff_code(m, &code);
-    if (m->show_diff && m->diff)
+        too_large = diff_code(m, &code);
+    else if (m->show_diff && m->diff)
+        too_large = diff_too_large(m->previous, NULL, m->source, NULL);
+    if (m->show_diff && m->diff && too_large)
+        /* Listed whole, removed then added: counts would pretend to be a comparison. */
+        snprintf(title, sizeof title, "diff from lesson %d%s: too large to compare line by line (c: the kernel)",
+                 prev->number, code_only ? ", code only" : "");
+    else if (m->show_diff && m->diff)
         snprintf(title, sizeof title, "diff from lesson %d%s: +%zu -%zu (c: the kernel)", prev->number,
                  code_only ? ", code only" : "", code_only ? code.added : m->diff->added,
                  code_only ? code.removed : m->diff->removed);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "options.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -79,8 +80,11 @@ static bool parse_size(const char *text, struct gemm_size *size)
         char *end;
         if (!isdigit((unsigned char)*text))
             return false;
+        errno = 0;
         side[i] = strtoll(text, &end, 10);
-        if (side[i] <= 0 || *end != (i < 2 ? 'x' : '\0'))
+        /* Sides the command line would take: larger ones (LLONG_MAX for a number out of
+           range) would overflow the nearness test. */
+        if (errno || side[i] <= 0 || side[i] > OPTIONS_MAX_SIDE || *end != (i < 2 ? 'x' : '\0'))
             return false;
         text = end + 1;
     }

@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "units.h"
 #include "../src/diff.h"
@@ -374,6 +377,123 @@ START_TEST(test_diff_kernels_code_only)
 }
 END_TEST
 
+/* count lines "word k"; line changed (SIZE_MAX: none) says other instead of word. malloc'd. */
+static char *numbered_text(const char *word, size_t count, size_t changed, const char *other)
+{
+    size_t size = count * (strlen(word) + strlen(other) + 24) + 1, used = 0;
+    char *text = malloc(size);
+
+    ck_assert_ptr_nonnull(text);
+    text[0] = '\0';
+    for (size_t k = 0; k < count; k++)
+        used += (size_t)snprintf(text + used, size - used, "%s %zu\n", k == changed ? other : word, k);
+    return text;
+}
+
+/* AddressSanitizer reserves terabytes of address space: a limit on it cannot apply there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ADDRESS_LIMIT_WORKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ADDRESS_LIMIT_WORKS 0
+#endif
+#endif
+#ifndef ADDRESS_LIMIT_WORKS
+#define ADDRESS_LIMIT_WORKS 1
+#endif
+
+/* Two kernels of 60,000 lines, every line changed: a table of every pair of lines would take
+   28 GiB. In a child limited to 1 GiB of address space the diff completes, lists every line
+   as removed and added, and says that it is too large to compare. */
+START_TEST(test_diff_large_bounded)
+{
+    enum { COUNT = 60000 };
+    pid_t pid;
+    int status;
+
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        struct rlimit limit = { (rlim_t)1 << 30, (rlim_t)1 << 30 };
+        char *old_text, *new_text;
+        if (ADDRESS_LIMIT_WORKS && setrlimit(RLIMIT_AS, &limit) != 0)
+            _exit(10);
+        old_text = numbered_text("float a =", COUNT, SIZE_MAX, "");
+        new_text = numbered_text("float b =", COUNT, SIZE_MAX, "");
+        lines_split(old_text, &old_lines);
+        lines_split(new_text, &new_lines);
+        diff_lines(&old_lines, &new_lines, &d);
+        if (d.count != 2 * COUNT || d.removed != COUNT || d.added != COUNT)
+            _exit(11);
+        if (d.items[0].op != DIFF_REMOVED || d.items[COUNT].op != DIFF_ADDED || d.items[COUNT].new_index != 0)
+            _exit(12);
+        if (!diff_too_large(&old_lines, NULL, &new_lines, NULL))
+            _exit(13);
+        _exit(0);
+    }
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(!WIFSIGNALED(status), "the diff died of signal %d", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child failed with %d",
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+END_TEST
+
+/* Texts too large for one table whose changes lie in a part that fits: still minimal. */
+START_TEST(test_diff_large_trimmed)
+{
+    char *old_text = numbered_text("int x =", 3000, SIZE_MAX, ""), *new_text = numbered_text("int x =", 3000, 1000, "int y =");
+
+    /* A second change, so that the part between the changes holds lines that are the same. */
+    memcpy(strstr(new_text, "\nint x = 2000\n") + 1, "int z", 5);
+    diff_texts(old_text, new_text);
+    ck_assert(!diff_too_large(&old_lines, NULL, &new_lines, NULL));
+    ck_assert_uint_eq(d.added, 2);
+    ck_assert_uint_eq(d.removed, 2);
+    ck_assert_uint_eq(d.count, 3002);
+    ck_assert_int_eq(d.items[1000].op, DIFF_REMOVED);
+    ck_assert_uint_eq(d.items[1000].old_index, 1000);
+    ck_assert_int_eq(d.items[1001].op, DIFF_ADDED);
+    ck_assert_uint_eq(d.items[1001].new_index, 1000);
+    ck_assert_int_eq(d.items[1002].op, DIFF_SAME);
+    ck_assert_uint_eq(d.items[1002].old_index, 1001);
+    ck_assert_uint_eq(d.items[3001].old_index, 2999);
+    free(old_text);
+    free(new_text);
+}
+END_TEST
+
+/* The largest texts that fit one table are compared whole; one line more on each side is
+   too large when every line differs. Leaving a line of each out makes them fit again. */
+START_TEST(test_diff_table_limit)
+{
+    size_t side = 2047;         /* (side + 1)^2 == DIFF_MAX_CELLS */
+    char *old_text = numbered_text("a", side, SIZE_MAX, ""), *new_text = numbered_text("b", side, SIZE_MAX, "");
+    bool *skip;
+
+    ck_assert_uint_eq((side + 1) * (side + 1), DIFF_MAX_CELLS);
+    diff_texts(old_text, new_text);
+    ck_assert(!diff_too_large(&old_lines, NULL, &new_lines, NULL));
+    ck_assert_uint_eq(d.added + d.removed, 2 * side);
+    teardown();
+    free(old_text);
+    free(new_text);
+    old_text = numbered_text("a", side + 1, SIZE_MAX, "");
+    new_text = numbered_text("b", side + 1, SIZE_MAX, "");
+    diff_texts(old_text, new_text);
+    ck_assert(diff_too_large(&old_lines, NULL, &new_lines, NULL));
+    ck_assert_uint_eq(d.removed, side + 1);
+    ck_assert_uint_eq(d.added, side + 1);
+    skip = calloc(side + 1, sizeof *skip);
+    ck_assert_ptr_nonnull(skip);
+    skip[7] = true;
+    ck_assert(diff_too_large(&old_lines, skip, &new_lines, NULL));
+    ck_assert(!diff_too_large(&old_lines, skip, &new_lines, skip));
+    free(skip);
+    free(old_text);
+    free(new_text);
+}
+END_TEST
+
 Suite *diff_suite(void)
 {
     Suite *s = suite_create("diff");
@@ -402,6 +522,9 @@ Suite *diff_suite(void)
     tcase_add_test(diff, test_diff_kept);
     tcase_add_test(diff, test_diff_code_only);
     tcase_add_test(diff, test_diff_kernels_code_only);
+    tcase_add_test(diff, test_diff_large_bounded);
+    tcase_add_test(diff, test_diff_large_trimmed);
+    tcase_add_test(diff, test_diff_table_limit);
     suite_add_tcase(s, diff);
     return s;
 }

@@ -698,6 +698,20 @@ START_TEST(test_tune_interrupted)
 }
 END_TEST
 
+/* A size beyond what the command line takes (here a number beyond 64 bits, found by the
+   fuzzer) is not an entry: it used to overflow the nearness test. */
+START_TEST(test_tuned_huge_size)
+{
+    char path[128];
+    struct tuned_entry got;
+
+    snprintf(path, sizeof path, "%s/tuned", dir);
+    write_file(path, "6\tgpu\tTS=8 WPT=1\t1.0\t4096x4096x40978888888888888888888888\t2026-01-01\tcomplete\n"
+                     "6\tgpu\tTS=8 WPT=1\t1.0\t4096x4096x70000\t2026-01-01\tcomplete\n");
+    ck_assert(!tuned_find(path, "gpu", &tiles, (struct gemm_size){ 4096, 4096, 4096 }, &got));
+}
+END_TEST
+
 Suite *tune_suite(void)
 {
     Suite *s = suite_create("tune");
@@ -720,6 +734,7 @@ Suite *tune_suite(void)
     tcase_add_test(tc, test_tuned_not_regular);
     tcase_add_test(tc, test_tuned_stale_temporaries);
     tcase_add_test(tc, test_tuned_keeps_mode);
+    tcase_add_test(tc, test_tuned_huge_size);
     tcase_add_test(tc, test_tune_log_cut_line);
     tcase_add_test(tc, test_tune_log_unfinished);
     tcase_add_test(tc, test_tune_interrupted);
