@@ -305,15 +305,19 @@ if LC_ALL=C grep -q "$(printf '\033')" "$tmp/err"; then not_ok "no escape byte r
 # ---- an interrupted --tune is a cancellation, not a crash ----
 # SIGINT or SIGTERM while a configuration is measured: the search stops after the running
 # launch, the program ends by that signal, and the next run measures that configuration
-# (it is not taken for one that ended the program). A budget of 3 s per configuration at
-# 256 keeps the first one running when the signal comes.
+# (it is not taken for one that ended the program). A budget of 3 s per configuration keeps
+# the first one running when the signal comes, at a size where 1000 launches (the most a
+# budget buys) take that long: 256 on a CPU, 2048 on a GPU (the default device when there
+# is one).
+tune_side=256
+"$tutor" --devices 2>/dev/null | grep -q "type GPU" && tune_side=2048
 if "$tutor" --devices >/dev/null 2>&1 && env --default-signal=INT true 2>/dev/null; then
     for signal in INT:130 TERM:143; do
         name=${signal%:*} want=${signal#*:}
         state="$tmp/state-$name"
         # A background job of a script ignores SIGINT: env gives it back its default.
         XDG_STATE_HOME="$state" XDG_DATA_HOME="$tmp/data-$name" env --default-signal=INT \
-            "$tutor" --tune --lesson 5 --size 256 --budget 3 >"$tmp/out" 2>"$tmp/err" &
+            "$tutor" --tune --lesson 5 --size $tune_side --budget 3 >"$tmp/out" 2>"$tmp/err" &
         pid=$!
         i=0
         until grep -qs "started" "$state"/clmm-tutor/tune/*.log || [ $i -ge 600 ]; do
@@ -340,7 +344,7 @@ if "$tutor" --devices >/dev/null 2>&1 && env --default-signal=INT true 2>/dev/nu
         expect "after SIG$name, the next --tune measures the interrupted configuration" 0 \
             '^\[1/3\] TS=16 +[0-9.]+ GFLOPS +best so far$' \
             env XDG_STATE_HOME="$state" XDG_DATA_HOME="$tmp/data-$name" \
-            "$tutor" --tune --lesson 5 --size 256 --reps 1 --max-configs 1
+            "$tutor" --tune --lesson 5 --size $tune_side --reps 1 --max-configs 1
     done
 else
     echo "SKIP: no OpenCL device, or no env --default-signal; --tune is not interrupted"
