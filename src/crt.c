@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <langinfo.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -147,9 +148,71 @@ static const int endings[] = {
    ends either way, and the terminal must be usable when it does. */
 static void on_ending(int sig)
 {
-    crt_done();
+    crt_fatal();
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* ---- standard error while the screen is up ---- */
+
+/* What the libraries print on stderr while the screen is up (a compiler's "1 error
+   generated.") would land in the middle of the panes: it goes to a temporary file and is
+   shown after the screen closes, or when the program ends some other way. */
+static int saved_stderr = -1, held_stderr = -1;
+
+void crt_hold_stderr(void)
+{
+    FILE *f = tmpfile();
+    int fd;
+
+    if (!f)
+        return;
+    fflush(stderr);
+    fd = dup(fileno(f));
+    fclose(f);
+    if (fd < 0)
+        return;
+    saved_stderr = dup(STDERR_FILENO);
+    if (saved_stderr < 0 || dup2(fd, STDERR_FILENO) < 0) {
+        if (saved_stderr >= 0)
+            close(saved_stderr);
+        saved_stderr = -1;
+        close(fd);
+        return;
+    }
+    held_stderr = fd;
+}
+
+/* Puts stderr back and copies out what was held; only calls that are safe in a signal
+   handler. */
+static void give_back_stderr(void)
+{
+    char buf[4096];
+    ssize_t n;
+
+    if (saved_stderr < 0)
+        return;
+    dup2(saved_stderr, STDERR_FILENO);
+    close(saved_stderr);
+    saved_stderr = -1;
+    if (lseek(held_stderr, 0, SEEK_SET) == 0)
+        while ((n = read(held_stderr, buf, sizeof buf)) > 0)
+            if (write(STDERR_FILENO, buf, (size_t)n) < 0)
+                break;
+    close(held_stderr);
+    held_stderr = -1;
+}
+
+void crt_release_stderr(void)
+{
+    fflush(stderr);
+    give_back_stderr();
+}
+
+void crt_fatal(void)
+{
+    crt_done();
+    give_back_stderr();
 }
 
 static void install_ending(int sig, bool over_others)

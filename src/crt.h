@@ -54,6 +54,15 @@ int crt_attr(enum role r);
 bool crt_utf8(void);
 bool crt_has_color(void);
 
+/* While the screen is up, what is written on stderr is held in a temporary file; it is
+   written out when released, and on every way out (crt_fatal, the signals that end the
+   program). */
+void crt_hold_stderr(void);
+void crt_release_stderr(void);
+/* The terminal and stderr given back, for a fatal error on any thread (the allocation
+   helpers' hook). */
+void crt_fatal(void);
+
 /* Catches SIGINT, SIGTERM and SIGHUP (they ask to quit: see crt_quit_requested), and every
    other signal that ends the process (a crash, SIGQUIT, SIGALRM, SIGPIPE...): those give the
    terminal back, then end the process as the signal would. */

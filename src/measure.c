@@ -80,9 +80,10 @@ const char *run_status_name(enum run_status s)
 
 /* ---- the workspace ---- */
 
+/* The matrices may be more than the host has: a refusal, not the end of the program. */
 static void *alloc_floats(size_t count, const char *what, struct error *e)
 {
-    void *p = xmalloc(count * sizeof(float));
+    void *p = malloc(count * sizeof(float));
 
     if (!p)
         error_set(e, "cannot allocate %zu MiB of host memory for %s", (count * sizeof(float)) >> 20, what);
@@ -146,7 +147,7 @@ static int reserve_stage(struct workspace *w, size_t count, struct error *e)
 
     if (count <= w->stage_count)
         return 0;
-    p = xrealloc(w->stage, count * sizeof *p);
+    p = realloc(w->stage, count * sizeof *p);     /* as large as a matrix: may be refused */
     if (!p) {
         error_set(e, "cannot allocate %zu MiB of host memory for a device layout", (count * sizeof *p) >> 20);
         return -1;

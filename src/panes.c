@@ -685,7 +685,9 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
 
     if (v->size_error[0])
         return draw_wrapped(in, row, v->size_error, crt_attr(ROLE_WARNING));
-    if (!f->have && !(all->have && !all->stale)) {
+    if (!f->have && all->have && !all->stale && all->status != RUN_OK)
+        f = all;    /* no run since the lesson came back: what its runs came to */
+    else if (!f->have && !(all->have && !all->stale)) {
         puts_at(in->y + row, in->x, in->w, "waiting for the first measurement", crt_attr(ROLE_DIM));
         return row + 1;
     }
@@ -798,8 +800,10 @@ static size_t fit_bars(const struct screen_model *m, struct bar *bars, size_t n,
     for (size_t i = 0; i < n; i++)
         if (bars[i].index == m->lesson)
             cur = (int)i;
+    take[cur] = true;
+    taken = 1;
     for (size_t i = 0; i < n && taken < room; i++)
-        if ((int)i == cur || bars[i].fig == best) {
+        if (!take[i] && bars[i].fig == best) {
             take[i] = true;
             taken++;
         }
@@ -995,7 +999,8 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         if (any_changed)
             str_appendf(&s, "  ", "~ changed (t, --param)");
         if (n > shown)
-            str_appendf(&s, "  ", "+%zu more: z to zoom", n - shown);
+            str_appendf(&s, "  ", m->focus == PANE_GFLOPS ? "+%zu more: z to zoom" : "+%zu more: Tab here, z zooms",
+                        n - shown);
         else if (any_stale)
             str_appendf(&s, "  ", "a measures");
         if (best && mode == BARS_LINEAR && in->w >= 50)
@@ -1029,9 +1034,17 @@ static void draw_sweep(const struct rect *in, int row, const struct screen_model
     snprintf(last, sizeof last, "%lld", v->sweep_total ? 64LL << (v->sweep_total - 1) : 8192LL);
     puts_at(in->y + in->h - 1, in->x + 6, 8, first, crt_attr(ROLE_DIM));
     puts_at(in->y + in->h - 1, in->x + in->w - (int)strlen(last), (int)strlen(last), last, crt_attr(ROLE_DIM));
-    if (n < v->nsweep)
-        printf_at(in->y + in->h - 1, in->x + 12, in->w - 20, crt_attr(ROLE_WARNING), "%zu sizes not run",
-                  v->nsweep - n);
+    if (n < v->nsweep) {
+        size_t wrong = 0;
+        for (size_t i = 0; i < v->nsweep; i++)
+            wrong += v->sweep[i].fig.status == RUN_WRONG;
+        if (wrong > 0)
+            printf_at(in->y + in->h - 1, in->x + 12, in->w - 20, crt_attr(ROLE_WRONG), "%zu wrong, %zu not run",
+                      wrong, v->nsweep - n - wrong);
+        else
+            printf_at(in->y + in->h - 1, in->x + 12, in->w - 20, crt_attr(ROLE_WARNING), "%zu sizes not run",
+                      v->nsweep - n);
+    }
 }
 
 /* The tuner: progress, the best so far, and how GFLOPS spread over the space. */
@@ -1245,19 +1258,20 @@ void panes_draw_devices(int cols, int rows, const struct screen_model *m, int ro
                   i == v->device ? '*' : ' ', i, v->devices[i]);
 }
 
-void panes_draw_build_log(int cols, int rows, const struct screen_model *m, int scroll)
+void panes_draw_build_log(int cols, int rows, const struct screen_model *m, int *scroll)
 {
     const struct session_view *v = m->view;
     struct rect r = centred(cols, rows, cols - 4, rows - 2);
     struct rect in = frame(&r, "Build failed: the previous kernel is still measured (Esc closes)", true);
     struct lines log;
-    int top;
+    int first, top;
 
-    draw_wrapped(&in, 0, v->build_error, crt_attr(ROLE_WARNING));
+    /* The log starts below the error, however many rows it took. */
+    first = draw_wrapped(&in, 0, v->build_error, crt_attr(ROLE_WARNING)) + 1;
     lines_split(v->build_log, &log);
-    top = scroll < 0 ? 0 : scroll;
-    for (int i = 2; i < in.h && top + i - 2 < (int)log.count; i++)
-        puts_at(in.y + i, in.x, in.w, log.items[top + i - 2], 0);
+    top = clamp_scroll(scroll, (int)log.count, in.h - first);
+    for (int i = first; i < in.h && top + i - first < (int)log.count; i++)
+        puts_at(in.y + i, in.x, in.w, log.items[top + i - first], 0);
     lines_free(&log);
 }
 

@@ -73,7 +73,7 @@ void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scro
    run with these values at this size (empty when it can). */
 void panes_draw_params(int cols, int rows, const struct screen_model *m, int row, const char *refusal);
 void panes_draw_devices(int cols, int rows, const struct screen_model *m, int row);
-void panes_draw_build_log(int cols, int rows, const struct screen_model *m, int scroll);
+void panes_draw_build_log(int cols, int rows, const struct screen_model *m, int *scroll);
 /* A line on the key line while the screen closes. */
 void panes_draw_closing(const struct rect *r, const char *text);
 /* The one-line prompt on the key line. */

@@ -231,23 +231,37 @@ static void set_idle(struct session *s)
 /* ---- the device ---- */
 
 /* The lessons' parameters on this device at this size: the tuner's where saved near it,
-   else the defaults, with --param over them; a lesson changed with t keeps its values. */
+   else the defaults, with --param over them; a lesson changed with t (hand_set) keeps its
+   values. The command line checked --param against the lesson it starts at only: for the
+   others, an override of a value the lesson does not allow is left out. */
 static void choose_params(const struct session *s, const struct device_info *d, struct gemm_size size,
-                          struct param_set *params, struct param_origin *origin)
+                          const bool *hand_set, struct param_set *params, struct param_origin *origin)
 {
-    struct params_request req = s->cfg.params;
+    const struct params_request *asked = &s->cfg.params;
+    struct param_override *kept = xcalloc(asked->noverrides + 1, sizeof *kept);
 
-    req.tuned_path = s->tuned_file[0] ? s->tuned_file : NULL;
     for (size_t i = 0; i < s->lessons->count; i++) {
+        const struct lesson *l = &s->lessons->items[i];
+        struct params_request req = *asked;
         struct error e;
-        if (s->hand_set[i])
+        if (hand_set[i])
             continue;
+        req.tuned_path = s->tuned_file[0] ? s->tuned_file : NULL;
+        req.overrides = kept;
+        req.noverrides = 0;
+        for (size_t k = 0; k < asked->noverrides; k++) {
+            int at = lesson_param_index(l, asked->overrides[k].name);
+            if (at >= 0 && lesson_param_allows(&l->params[at], asked->overrides[k].value))
+                kept[req.noverrides++] = asked->overrides[k];
+        }
         error_init(&e);
-        /* The command line has checked the overrides: an error leaves the defaults. */
-        if (params_choose(&req, &s->lessons->items[i], d, size, &params[i], &origin[i], &e) < 0)
-            param_set_defaults(&s->lessons->items[i], &params[i]);
+        if (params_choose(&req, l, d, size, &params[i], &origin[i], &e) < 0) {
+            param_set_defaults(l, &params[i]);
+            memset(&origin[i], 0, sizeof origin[i]);
+        }
         error_clear(&e);
     }
+    free(kept);
 }
 
 static int initial_device(struct session *s, struct error *e)
@@ -328,11 +342,13 @@ static void switch_device(struct session *s)
     char size_error[512] = "";
     struct param_set *params = xcalloc(s->lessons->count, sizeof *params);
     struct param_origin *origin = xcalloc(s->lessons->count, sizeof *origin);
+    bool *hand_set = xcalloc(s->lessons->count, sizeof *hand_set);
     struct error e;
     bool ok;
 
     memcpy(params, s->params, s->lessons->count * sizeof *params);
     memcpy(origin, s->origin, s->lessons->count * sizeof *origin);
+    memcpy(hand_set, s->hand_set, s->lessons->count * sizeof *hand_set);
     error_init(&e);
     /* No size given or remembered: one that a lesson measures in about a second. */
     if (size.m == 0) {
@@ -347,7 +363,7 @@ static void switch_device(struct session *s)
     ok = s->cl_open = ocl_open(&s->cl, d, &e) == 0;
     if (ok)
         open_workspace(s, size, size_error, sizeof size_error);
-    choose_params(s, d, size, params, origin);
+    choose_params(s, d, size, hand_set, params, origin);
     pthread_mutex_lock(&s->lock);
     s->view.device = index;
     s->view.info = *d;
@@ -355,8 +371,12 @@ static void switch_device(struct session *s)
     str_copy(s->view.device_error, sizeof s->view.device_error, ok ? "" : e.msg);
     str_copy(s->view.size_error, sizeof s->view.size_error, size_error);
     s->view.size = size;
-    memcpy(s->params, params, s->lessons->count * sizeof *params);
-    memcpy(s->origin, origin, s->lessons->count * sizeof *origin);
+    /* Only the lessons not changed with t meanwhile take the chosen parameters. */
+    for (size_t i = 0; i < s->lessons->count; i++)
+        if (!s->hand_set[i]) {
+            s->params[i] = params[i];
+            s->origin[i] = origin[i];
+        }
     s->force = -1;
     clear_size_results(s);
     s->view.clblast_built = true;
@@ -367,6 +387,7 @@ static void switch_device(struct session *s)
     error_clear(&e);
     free(params);
     free(origin);
+    free(hand_set);
 }
 
 static void resize(struct session *s)
@@ -384,7 +405,7 @@ static void resize(struct session *s)
     s->view.size = size;
     str_copy(s->view.size_error, sizeof s->view.size_error, size_error);
     /* The tuner's parameters apply near the size they were found at. */
-    choose_params(s, &s->list.items[s->open_device], size, s->params, s->origin);
+    choose_params(s, &s->list.items[s->open_device], size, s->hand_set, s->params, s->origin);
     s->force = -1;
     clear_size_results(s);
     restart_live(s);
@@ -546,6 +567,8 @@ static void run_sweep(struct session *s)
             error_clear(&e);
         }
         pthread_mutex_lock(&s->lock);
+        if (!ready && !job_still(s, JOB_SWEEP, serial))
+            break;          /* cancelled or replaced while the matrices were being made */
         if (!ready) {
             p->size = sizes[i];
             summary_clear(&p->fig);
@@ -600,7 +623,8 @@ static void tune_step(void *ctx, const struct tune_step *st)
     pthread_mutex_unlock(&s->lock);
 }
 
-static void save_tuned(struct session *s, int index, const char *device, const struct tune_result *res)
+/* Saves the search's best; returns true when the file kept a faster entry of this size. */
+static bool save_tuned(struct session *s, int index, const char *device, const struct tune_result *res)
 {
     char path[4096];
     struct error e;
@@ -624,6 +648,7 @@ static void save_tuned(struct session *s, int index, const char *device, const s
     else
         notice(s, "best of %zu configurations saved in %s", res->done, path);
     error_clear(&e);
+    return rc == 0 && kept;
 }
 
 static void run_tune(struct session *s)
@@ -660,11 +685,20 @@ static void run_tune(struct session *s)
         notice(s, "tuning not possible: %s", e.msg);
     } else {
         if (res.verified > 0) {
-            save_tuned(s, index, device, &res);
-            s->params[index] = res.best;
-            s->origin[index] = (struct param_origin){ PARAMS_TUNED, s->w.size,
-                                                      { res.best, res.best_gflops, s->w.size, res.complete } };
+            bool file_kept = save_tuned(s, index, device, &res);
             s->hand_set[index] = false;
+            if (file_kept) {
+                /* The file's faster entry, as the next session would choose it. */
+                bool *only = xcalloc(s->lessons->count, sizeof *only);
+                for (size_t i = 0; i < s->lessons->count; i++)
+                    only[i] = (int)i != index;
+                choose_params(s, s->cl.device, s->view.size, only, s->params, s->origin);
+                free(only);
+            } else {
+                s->params[index] = res.best;
+                s->origin[index] = (struct param_origin){ PARAMS_TUNED, s->w.size,
+                                                          { res.best, res.best_gflops, s->w.size, res.complete } };
+            }
             if (index == s->view.lesson)
                 restart_live(s);
             else
@@ -784,7 +818,7 @@ struct session *session_start(const struct lesson_set *lessons, const struct ses
     if (lessons->count > SESSION_MAX_LESSONS)  /* the screen refuses larger sets before */
         abort();
     /* The defaults (and --param) until the device is known and its tuned parameters read. */
-    choose_params(s, NULL, size, s->params, s->origin);
+    choose_params(s, NULL, size, s->hand_set, s->params, s->origin);
     for (size_t i = 0; i < lessons->count; i++)
         if (lessons->items[i].engine == ENGINE_OPENCL) {
             struct error e;
@@ -1007,6 +1041,8 @@ void session_reload(struct session *s, int lesson_index)
         s->reload = lesson_index;
         if (s->doing == DOING_LIVE)
             atomic_store(&s->cancel, 1);
+        if (s->want_job != JOB_NONE)
+            notice(s, "the kernel is read and built again when the running series ends (x cancels it)");
         pthread_cond_signal(&s->wake);
     }
     pthread_mutex_unlock(&s->lock);

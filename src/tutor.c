@@ -254,8 +254,17 @@ static int apply_size(struct tutor *t)
     int rc = 0;
 
     error_init(&e);
-    if (options_parse_sizes(t->input, sizes, &count, &e) < 0 || count != 1) {
-        snprintf(t->input_error, sizeof t->input_error, "%s", count > 1 ? "one size: N or MxNxK" : e.msg);
+    if (!t->input[0]) {
+        snprintf(t->input_error, sizeof t->input_error, "type a size: N, or MxNxK such as 1000x700x300");
+        rc = -1;
+    } else if (options_parse_sizes(t->input, sizes, &count, &e) < 0 || count != 1) {
+        /* The parser speaks of --size; here the size is typed. */
+        const char *why = strncmp(e.msg, "--size: ", 8) == 0 ? e.msg + 8 : e.msg;
+        int len = strstr(why, " (examples") ? (int)(strstr(why, " (examples") - why) : (int)strlen(why);
+        if (count > 1)
+            snprintf(t->input_error, sizeof t->input_error, "one size: N or MxNxK");
+        else
+            snprintf(t->input_error, sizeof t->input_error, "%.*s: N or MxNxK", len, why);
         rc = -1;
     } else {
         session_set_size(t->session, sizes[0]);
@@ -272,8 +281,9 @@ static int apply_goto(struct tutor *t)
     int index = *t->input && !*end && number >= 0 && number <= 1000000 ? index_of_number(set, (int)number) : -1;
 
     if (index < 0) {
-        snprintf(t->input_error, sizeof t->input_error, "no lesson %s: the lessons are %d to %d", t->input,
-                 set->items[0].number, set->items[set->count - 1].number);
+        snprintf(t->input_error, sizeof t->input_error, "%s%s: the lessons are %d to %d",
+                 *t->input ? "no lesson " : "type a lesson's number", t->input, set->items[0].number,
+                 set->items[set->count - 1].number);
         return -1;
     }
     go_to_lesson(t, index);
@@ -435,7 +445,7 @@ static int key_pause(struct tutor *t, int key)
 static int key_scale(struct tutor *t, int key)
 {
     static const char *const names[BARS_SCALES] = { "bars: GFLOPS, linear scale", "bars: GFLOPS, log scale",
-                                                    "bars: speed-up over lesson 1, log scale" };
+                                                    "bars: speed-up over lesson 1 (or the first measured), log scale" };
     (void)key;
     t->model.bar_scale = (enum bar_scale)((t->model.bar_scale + 1) % BARS_SCALES);
     show_notice(t, names[t->model.bar_scale]);
@@ -647,7 +657,7 @@ static void draw_devices(struct tutor *t, int cols, int rows)
 
 static void draw_build(struct tutor *t, int cols, int rows)
 {
-    panes_draw_build_log(cols, rows, &t->model, t->picker);
+    panes_draw_build_log(cols, rows, &t->model, &t->picker);
 }
 
 static void draw_prompt(struct tutor *t, int cols, int rows)
@@ -820,47 +830,6 @@ static int run(struct tutor *t, FILE *trace_file)
     }
 }
 
-/* What the libraries print on stderr while the screen is up (a compiler's "1 error
-   generated.") would land in the middle of the panes: it goes to a temporary file and is
-   shown after the screen closes. */
-struct held_stderr {
-    int saved;                  /* the real stderr, or -1 */
-    FILE *file;
-};
-
-static void hold_stderr(struct held_stderr *h)
-{
-    h->saved = -1;
-    h->file = tmpfile();
-    if (!h->file)
-        return;
-    fflush(stderr);
-    h->saved = dup(STDERR_FILENO);
-    if (h->saved < 0 || dup2(fileno(h->file), STDERR_FILENO) < 0) {
-        if (h->saved >= 0)
-            close(h->saved);
-        h->saved = -1;
-        fclose(h->file);
-        h->file = NULL;
-    }
-}
-
-static void release_stderr(struct held_stderr *h)
-{
-    char buf[4096];
-    size_t n;
-
-    if (h->saved < 0)
-        return;
-    fflush(stderr);
-    dup2(h->saved, STDERR_FILENO);
-    close(h->saved);
-    rewind(h->file);
-    while ((n = fread(buf, 1, sizeof buf, h->file)) > 0)
-        fwrite(buf, 1, n, stderr);
-    fclose(h->file);
-}
-
 static struct gemm_size starting_size(const struct options *opts, const struct tutor_state *st)
 {
     if (opts->size_given)
@@ -887,7 +856,6 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     struct session_config cfg;
     struct tutor_state st;
     char path[4096];
-    struct held_stderr held;
     FILE *trace_file;
     int status;
     bool stopped;
@@ -932,10 +900,10 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     session_view(t.session, t.view);
     refresh_sources(&t);
 
-    hold_stderr(&held);
+    crt_hold_stderr();
     /* NO_COLOR (https://no-color.org): set and not empty. */
     crt_init(!opts->no_color && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
-    xalloc_on_failure(crt_done);        /* out of memory: the terminal first, then the message */
+    xalloc_on_failure(crt_fatal);       /* out of memory: the terminal first, then the message */
     trace_file = getenv("CLMM_TUTOR_TRACE") ? fopen(getenv("CLMM_TUTOR_TRACE"), "a") : NULL;
     status = run(&t, trace_file);
     if (!t.view->fatal)
@@ -957,7 +925,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons)
     stopped = session_stop(t.session, STOP_WAIT_S);
     crt_done();
     xalloc_on_failure(NULL);
-    release_stderr(&held);
+    crt_release_stderr();
     if (trace_file)
         fclose(trace_file);
     if (t.view->fatal) {

@@ -192,6 +192,26 @@ keys Escape
 check "the previous kernel is still measured" "latest [0-9][0-9.]* +median"
 keys q
 check_restored "q after a failed build" 0
+# What the OpenCL implementation printed on stderr while the screen was up (POCL: "1 error
+# generated.") comes out after a crash too, not only after q.
+if [ -s "$tmp/stderr" ]; then
+    cp "$tmp/stderr" "$tmp/stderr-q"
+    start 100 30 --lessons "$tmp/mine/lessons" --lesson 5 --size 64 $device
+    check "started with the broken kernel on disk" "latest [0-9][0-9.]* +median"
+    keys r
+    check "its build fails again" "Build failed"
+    keys Escape Space
+    check "paused before the crash" "paused \(space resumes\)"
+    kill -ABRT "$(cat "$tmp/pid")"
+    check_restored "an abort (SIGABRT)" 134
+    if [ -s "$tmp/stderr" ] && grep -qF "$(head -n 1 "$tmp/stderr-q")" "$tmp/stderr"; then
+        ok "what was held from stderr is printed after an abort"
+    else
+        not_ok "what was held from stderr is printed after an abort"
+    fi
+else
+    echo "SKIP: the OpenCL implementation printed nothing for a failed build: stderr after a crash not tried"
+fi
 
 # ---- without colours, and without UTF-8 ----
 start 100 30 --lesson 5 --size 64 --no-color $device
