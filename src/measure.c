@@ -470,6 +470,15 @@ static uint64_t checksum_of(const float *x, size_t count)
     return h;
 }
 
+/* A wrong result: where it is wrong, when the product is small enough to compare whole. */
+static void map_errors(struct runner *rn, struct run_result *r)
+{
+    struct workspace *w = rn->w;
+
+    errmap_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, rn->tile_rows, rn->tile_cols,
+                   &r->errmap);
+}
+
 /* Fetches the last result; if it differs from the verified one, verifies it too. */
 static int check_again(struct runner *rn, uint64_t verified, struct run_result *r)
 {
@@ -485,6 +494,7 @@ static int check_again(struct runner *rn, uint64_t verified, struct run_result *
     if (!r->verify.ok) {
         r->status = RUN_WRONG;
         error_set(&r->error, "after the timed launches: %s", r->verify.detail);
+        map_errors(rn, r);
         return -1;
     }
     return 0;
@@ -541,6 +551,7 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
     if (!r->verify.ok) {
         r->status = RUN_WRONG;
         error_set(&r->error, "%s", r->verify.detail);
+        map_errors(rn, r);
         return;
     }
     checksum = checksum_of(w->C, (size_t)(w->size.m * w->size.n));
@@ -796,6 +807,25 @@ static bool fits_int_indices(struct gemm_size s)
            kn <= INT_MAX && !__builtin_mul_overflow(s.m, s.n, &mn) && mn <= INT_MAX;
 }
 
+/* The lesson's tile at this size, for the error map; 0 x 0 without one. */
+static void set_tile(struct lesson_runner *lr)
+{
+    const struct lesson *l = lr->lesson;
+    long long rows, cols;
+    struct error ignored;
+
+    lr->base.tile_rows = lr->base.tile_cols = 0;
+    if (!l->layout.tile[0] || !l->layout.tile[1])
+        return;
+    error_init(&ignored);
+    if (geometry_eval(l, lr->params, lr->g.run, l->layout.tile[0], &rows, &ignored) == 0 &&
+        geometry_eval(l, lr->params, lr->g.run, l->layout.tile[1], &cols, &ignored) == 0 && rows > 0 && cols > 0) {
+        lr->base.tile_rows = rows;
+        lr->base.tile_cols = cols;
+    }
+    error_clear(&ignored);
+}
+
 static enum prepare_result device_prepare(struct runner *self, struct gemm_size s, struct error *e)
 {
     struct lesson_runner *lr = (struct lesson_runner *)self;
@@ -805,6 +835,7 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     lr->size = s;
     if (geometry_compute(l, lr->params, s, &lr->g, e) < 0)
         return REFUSED;
+    set_tile(lr);
     if (!fits_int_indices(lr->g.run)) {
         error_set(e, "%lldx%lldx%lld has a matrix of more than %d elements, too many for the kernels' int "
                      "indices: choose a smaller size%s", lr->g.run.m, lr->g.run.n, lr->g.run.k, INT_MAX,

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "errmap.h"
 #include "error.h"
 #include "geometry.h"
 #include "lesson.h"
@@ -71,6 +72,7 @@ struct run_result {
     enum run_status status;
     struct error error;         /* why it was refused or failed; detail: a build log */
     struct verify_result verify;
+    struct errmap errmap;       /* RUN_WRONG: where C is wrong; ERRMAP_NONE when not mapped */
     int reps;
     struct stats gflops;        /* 2*M*N*K of the asked size over each launch's time */
     struct stats seconds;       /* each launch's time */
@@ -172,6 +174,8 @@ struct runner {
     /* Copies the result of the last launch at the full size into w->C. */
     int (*fetch)(struct runner *self, struct error *e);
     struct workspace *w;
+    long long tile_rows, tile_cols; /* the block of C a work-group computes, for the error map
+                                       of a wrong result; 0 when not known */
     int calls_per_launch;       /* a launch that is a batch of calls reports time per call */
 };
 

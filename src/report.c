@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmap.h"
 #include "str.h"
 #include "text.h"
 
@@ -236,7 +237,7 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
         fputs("device,lesson,title,params,m,n,k,run_m,run_n,run_k,status,gflops_median,gflops_q1,"
               "gflops_q3,gflops_min,gflops_max,kernel_ms_median,wall_ms,reps,max_error,tolerance,"
               "verification,estimate_s,batch_gflops,tuned,tuned_m,tuned_n,tuned_k,tuned_partial,"
-              "clocks_disagree,message\n", out);
+              "clocks_disagree,message,error_pattern,wrong_elements,unwritten_elements\n", out);
         break;
     case FORMAT_JSON:
         fputs("{\n  \"device\": {\"name\": ", out);
@@ -304,6 +305,33 @@ static void clock_note(struct report *rep, const char *label, const struct run_r
         strcat(rep->clock_notes, line);
 }
 
+/* Under a wrong row: the pattern of the wrong elements, its hint and a drawing of C. */
+static void table_errmap(FILE *out, const struct errmap *em)
+{
+    struct text_lines lines;
+    char line[256], hint[256], row[3 * ERRMAP_MAX_COLS + 1];
+
+    if (em->pattern == ERRMAP_NONE || em->pattern == ERRMAP_RIGHT)
+        return;
+    errmap_summary(em, line, sizeof line);
+    errmap_hint(em, hint, sizeof hint);
+    text_layout(line, 80 - 7 - 11, &lines);
+    for (size_t i = 0; i < lines.count; i++)
+        fprintf(out, "     %s%s\n", i == 0 ? "error map: " : "           ", lines.items[i].text);
+    text_lines_free(&lines);
+    text_layout(hint, 80 - 7, &lines);
+    for (size_t i = 0; i < lines.count; i++)
+        fprintf(out, "       %s\n", lines.items[i].text);
+    text_lines_free(&lines);
+    fprintf(out, "     C by %s of %lldx%lld: '.' right, '#' wrong, '?' never written\n",
+            em->cell_rows == em->tile_rows && em->cell_cols == em->tile_cols ? "tiles" : "blocks",
+            em->cell_rows, em->cell_cols);
+    for (int i = 0; i < em->grid_rows; i++) {
+        errmap_draw_row(em, i, false, row, sizeof row);
+        fprintf(out, "       %s\n", row);
+    }
+}
+
 static void table_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
@@ -337,6 +365,8 @@ static void table_row(struct report *rep, const struct run_result *r)
         for (size_t i = 0; i < lines.count; i++)
             fprintf(out, "     %s\n", lines.items[i].text);
         text_lines_free(&lines);
+        if (r->status == RUN_WRONG)
+            table_errmap(out, &r->errmap);
         if (r->error.detail) {
             /* The compiler quotes the kernel's lines. */
             char *log = text_printable(r->error.detail, true);
@@ -384,6 +414,11 @@ static void csv_row(struct report *rep, const struct run_result *r)
         fputs(",no,,,,,", out);
     fprintf(out, "%s,", r->status != RUN_OK ? "" : r->clocks_disagree ? "yes" : "no");
     csv_string(out, r->status == RUN_OK ? "" : row_message(r, message, sizeof message));
+    if (r->status == RUN_WRONG && r->errmap.pattern != ERRMAP_NONE)
+        fprintf(out, ",%s,%lld,%lld", errmap_pattern_name(r->errmap.pattern), r->errmap.wrong,
+                r->errmap.unwritten);
+    else
+        fputs(",,,", out);
     fputc('\n', out);
 }
 
@@ -420,6 +455,9 @@ static void json_row(struct report *rep, const struct run_result *r)
         json_number(out, "tolerance", r->verify.tolerance);
         fprintf(out, ", \"verification\": \"%s\"", verification_name(&r->verify));
     }
+    if (r->status == RUN_WRONG && r->errmap.pattern != ERRMAP_NONE)
+        fprintf(out, ", \"error_pattern\": \"%s\", \"wrong_elements\": %lld, \"unwritten_elements\": %lld",
+                errmap_pattern_name(r->errmap.pattern), r->errmap.wrong, r->errmap.unwritten);
     if (r->estimate_s > 0)
         json_number(out, "estimate_s", r->estimate_s);
     if (r->batch_gflops > 0)

@@ -39,7 +39,7 @@ double verify_tolerance(long long k)
     return 8.0 * sqrt((double)(k > 0 ? k : 1)) * UNIT_ROUNDOFF;
 }
 
-static double relative_error(double value, double ref, double scale)
+double verify_element_error(double value, double ref, double scale)
 {
     double err = fabs(value - ref);
 
@@ -52,7 +52,7 @@ static double relative_error(double value, double ref, double scale)
 static void record(struct verify_result *v, long long i, long long j, double value, double ref,
                    double scale)
 {
-    double err = relative_error(value, ref, scale);
+    double err = verify_element_error(value, ref, scale);
 
     v->checked++;
     if (err > v->max_error || isnan(err))

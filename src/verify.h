@@ -23,6 +23,10 @@ struct verify_result {
 /* The tolerance for a sum of k products, relative to the sum of their magnitudes. */
 double verify_tolerance(long long k);
 
+/* One element's error: |value - ref| / scale, where scale = |A||B| of the element; infinite
+   for a value that is not finite. Right when it is within verify_tolerance. */
+double verify_element_error(double value, double ref, double scale);
+
 /* Checks the row-major m x n C against the row-major A (m x k) and B (k x n). */
 void verify_product(const float *A, const float *B, const float *C,
                     long long m, long long n, long long k, uint64_t seed, struct verify_result *v);

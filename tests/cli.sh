@@ -384,6 +384,37 @@ else
 fi
 # ---- end of hostile sizes and expressions ----
 
+# ---- error map of a wrong result ----
+# 37x29 is not a multiple of lesson 96's 8x8 tiles: it leaves the last row and column of tiles
+# unwritten (37 x 29 - 32 x 24 = 305 elements); 40x32 is, and is right.
+if "$tutor" --devices >/dev/null 2>&1; then
+    broken="$top_srcdir/tests/broken"
+    expect "a kernel that skips the partial tiles: the edges pattern with its counts" 1 \
+        'error map: edges: 305 of 1073 elements wrong, 305 never written' \
+        "$tutor" --bench --lessons "$broken" --lesson 96 --size 37x29x20 --reps 2 --no-reference
+    grep -q 'the last row and column of tiles are wrong' "$tmp/out" || not_ok "the edges pattern has its hint"
+    grep -q "C by tiles of 8x8: '.' right, '#' wrong, '?' never written" "$tmp/out" &&
+        grep -Eq '^ +\.\.\.\?$' "$tmp/out" && grep -Eq '^ +\?\?\?\?$' "$tmp/out" &&
+        ok "the drawing marks the last column and row of tiles" || not_ok "the drawing of the edges"
+    expect "a size that is a multiple of the tile is right" 0 '^ +96 +Broken: full tiles only +[0-9.]+ ' \
+        "$tutor" --bench --lessons "$broken" --lesson 96 --size 40x32x20 --reps 2 --no-reference
+    expect "csv: the pattern and its counts" 1 ',wrong result,.*,edges,305,305$' \
+        "$tutor" --bench --lessons "$broken" --lesson 96 --size 37x29x20 --reps 2 --no-reference --format csv
+    head -1 "$tmp/out" | grep -q ',message,error_pattern,wrong_elements,unwritten_elements$' ||
+        not_ok "csv header names the error map's columns"
+    expect "json: the pattern and its counts" 1 '"error_pattern": "edges", "wrong_elements": 305, "unwritten_elements": 305' \
+        "$tutor" --bench --lessons "$broken" --lesson 96 --size 37x29x20 --reps 2 --no-reference --format json
+    expect "a kernel that writes C transposed" 1 'error map: transposed: ' \
+        "$tutor" --bench --lessons "$broken" --lesson 97 --size 37x29x20 --reps 2 --no-reference
+    expect "one work-item of every group wrong: an index pattern" 1 \
+        'error map: index: 63 of 1073 elements wrong, 0 never written; 1 of 16' \
+        "$tutor" --bench --lessons "$broken" --lesson 98 --size 37x29x20 --reps 2 --no-reference
+    grep -q 'positions in every 4x4 tile, first (1, 2)' "$tmp/out" || not_ok "the index pattern names the position"
+else
+    echo "SKIP: no OpenCL device; the error map was not tested"
+fi
+# ---- end of error map of a wrong result ----
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1
 [ "$passed" -gt 0 ] || exit 77

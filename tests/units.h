@@ -24,5 +24,6 @@ Suite *highlight_suite(void);
 Suite *results_suite(void);
 Suite *xalloc_suite(void);
 Suite *measure_suite(void);
+Suite *errmap_suite(void);
 
 #endif

@@ -39,3 +39,47 @@ __kernel void missing_column(const int M, const int N, const int K,
         acc += A[row * K + k] * B[k * N + col];
     C[row * N + col] = acc;
 }
+
+/* One element per work-item; only the work-groups wholly inside C compute. */
+__kernel void full_tiles_only(const int M, const int N, const int K,
+                              const __global float *A, const __global float *B, __global float *C)
+{
+    const int row = get_global_id(0), col = get_global_id(1);
+    const int rows = get_local_size(0), cols = get_local_size(1);
+    float acc = 0.0f;
+
+    if (row >= M / rows * rows || col >= N / cols * cols)  /* the bug: the partial tiles are skipped */
+        return;
+    for (int k = 0; k < K; k++)
+        acc += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = acc;
+}
+
+__kernel void transposed(const int M, const int N, const int K,
+                         const __global float *A, const __global float *B, __global float *C)
+{
+    const int row = get_global_id(0), col = get_global_id(1);
+    float acc = 0.0f;
+
+    if (row >= M || col >= N)
+        return;
+    for (int k = 0; k < K; k++)
+        acc += A[row * K + k] * B[k * N + col];
+    C[col * M + row] = acc;             /* the bug: C is written as an N x M matrix */
+}
+
+/* One element per work-item. */
+__kernel void one_item_doubled(const int M, const int N, const int K,
+                               const __global float *A, const __global float *B, __global float *C)
+{
+    const int row = get_global_id(0), col = get_global_id(1);
+    float acc = 0.0f;
+
+    if (row >= M || col >= N)
+        return;
+    for (int k = 0; k < K; k++)
+        acc += A[row * K + k] * B[k * N + col];
+    if (get_local_id(0) == 1 && get_local_id(1) == 2)
+        acc += acc;                     /* the bug: one work-item of each group counts twice */
+    C[row * N + col] = acc;
+}

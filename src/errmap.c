@@ -1,0 +1,290 @@
+/* errmap.c: classifies the wrong elements of a product into the pattern of a likely bug.
+
+   The tests go from the most specific to the least: nothing written at all, C transposed,
+   C a constant multiple of the reference, every element wrong, only the partial tiles at
+   the bottom and right wrong, the same positions of every tile wrong, only NaN wrong; what
+   is left is scattered. An element is wrong by verify.c's own measure and tolerance. */
+#include "errmap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostgemm.h"
+#include "str.h"
+#include "verify.h"
+#include "xalloc.h"
+
+static long long cdiv(long long a, long long b)
+{
+    return a / b + (a % b != 0);
+}
+
+static bool is_wrong(float value, double ref, double scale, double tolerance)
+{
+    return !(verify_element_error(value, ref, scale) <= tolerance);
+}
+
+/* C read as an n x m matrix (what a kernel that swaps the indices of C writes) matches the
+   reference's transpose. */
+static bool transposed(const float *C, const double *ref, const double *scale, long long m, long long n,
+                       double tolerance)
+{
+    for (long long i = 0; i < m; i++)
+        for (long long j = 0; j < n; j++)
+            if (is_wrong(C[j * m + i], ref[i * n + j], scale[i * n + j], tolerance))
+                return false;
+    return true;
+}
+
+/* C = s * ref for one s, taken where the reference is largest; the tolerance grows with |s|. */
+static bool scaled(const float *C, const double *ref, const double *scale, long long count,
+                   double tolerance, double *factor)
+{
+    long long big = 0;
+    double s;
+
+    for (long long i = 1; i < count; i++)
+        if (fabs(ref[i]) > fabs(ref[big]))
+            big = i;
+    if (ref[big] == 0.0 || !isfinite(C[big]))
+        return false;
+    s = C[big] / ref[big];
+    for (long long i = 0; i < count; i++)
+        if (!(fabs(C[i] - s * ref[i]) <= tolerance * fmax(fabs(s), 1.0) * scale[i]))
+            return false;
+    *factor = s;
+    return true;
+}
+
+/* Every wrong element lies beyond the last full tile, and there is such a part. */
+static bool edges(const bool *wrong, struct errmap *em)
+{
+    long long full_r = em->m / em->tile_rows * em->tile_rows, full_c = em->n / em->tile_cols * em->tile_cols;
+    bool rows = false, cols = false;
+
+    if (full_r == em->m && full_c == em->n)
+        return false;
+    for (long long i = 0; i < em->m; i++)
+        for (long long j = 0; j < em->n; j++) {
+            if (!wrong[i * em->n + j])
+                continue;
+            if (i < full_r && j < full_c)
+                return false;
+            rows |= i >= full_r;
+            cols |= j >= full_c;
+        }
+    em->edge_rows = rows;
+    em->edge_cols = cols;
+    return true;
+}
+
+/* The wrong elements are exactly those at some set of positions inside the tiles, over more
+   than one tile. The set is read from the first tile. */
+static bool index_bug(const bool *wrong, struct errmap *em)
+{
+    long long tr = em->tile_rows < em->m ? em->tile_rows : em->m;
+    long long tc = em->tile_cols < em->n ? em->tile_cols : em->n;
+    long long positions = 0;
+
+    if (cdiv(em->m, em->tile_rows) * cdiv(em->n, em->tile_cols) < 2)
+        return false;
+    for (long long i = 0; i < em->m; i++)
+        for (long long j = 0; j < em->n; j++) {
+            long long r = i % em->tile_rows, c = j % em->tile_cols;
+            if (r >= tr || c >= tc || wrong[i * em->n + j] != wrong[r * em->n + c])
+                return false;
+        }
+    for (long long r = 0; r < tr; r++)
+        for (long long c = 0; c < tc; c++)
+            if (wrong[r * em->n + c] && positions++ == 0) {
+                em->index_row = r;
+                em->index_col = c;
+            }
+    em->index_positions = positions;
+    return positions > 0;
+}
+
+/* The cells: whole tiles when the tile is known, as many per cell as the grid needs. */
+static void draw(const float *C, const bool *wrong, struct errmap *em)
+{
+    long long unit_r = em->tile_rows > 0 ? em->tile_rows : 1, unit_c = em->tile_cols > 0 ? em->tile_cols : 1;
+
+    em->cell_rows = unit_r * cdiv(cdiv(em->m, unit_r), ERRMAP_MAX_ROWS);
+    em->cell_cols = unit_c * cdiv(cdiv(em->n, unit_c), ERRMAP_MAX_COLS);
+    em->grid_rows = (int)cdiv(em->m, em->cell_rows);
+    em->grid_cols = (int)cdiv(em->n, em->cell_cols);
+    memset(em->cells, '.', sizeof em->cells);
+    for (long long i = 0; i < em->m; i++)
+        for (long long j = 0; j < em->n; j++) {
+            char *cell = &em->cells[i / em->cell_rows][j / em->cell_cols];
+            if (!wrong[i * em->n + j])
+                continue;
+            if (!isnan(C[i * em->n + j]))
+                *cell = '#';
+            else if (*cell == '.')
+                *cell = '?';
+        }
+}
+
+void errmap_classify(const float *C, const double *ref, const double *scale, long long m, long long n,
+                     double tolerance, long long tile_rows, long long tile_cols, struct errmap *em)
+{
+    bool *wrong = xmalloc((size_t)(m * n) * sizeof *wrong);
+
+    memset(em, 0, sizeof *em);
+    em->m = m;
+    em->n = n;
+    em->total = m * n;
+    if (tile_rows > 0 && tile_cols > 0) {
+        em->tile_rows = tile_rows;
+        em->tile_cols = tile_cols;
+    }
+    for (long long i = 0; i < m * n; i++) {
+        wrong[i] = is_wrong(C[i], ref[i], scale[i], tolerance);
+        em->wrong += wrong[i];
+        em->unwritten += isnan(C[i]) != 0;
+    }
+    draw(C, wrong, em);
+    if (em->wrong == 0)
+        em->pattern = ERRMAP_RIGHT;
+    else if (em->unwritten == em->total)
+        em->pattern = ERRMAP_UNWRITTEN;
+    else if (transposed(C, ref, scale, m, n, tolerance))
+        em->pattern = ERRMAP_TRANSPOSED;
+    else if (scaled(C, ref, scale, em->total, tolerance, &em->factor))
+        em->pattern = ERRMAP_FACTOR;
+    else if (em->wrong == em->total)
+        em->pattern = ERRMAP_EVERYWHERE;
+    else if (em->tile_rows > 0 && edges(wrong, em))
+        em->pattern = ERRMAP_EDGES;
+    else if (em->tile_rows > 0 && index_bug(wrong, em))
+        em->pattern = ERRMAP_INDEX;
+    else if (em->wrong == em->unwritten)
+        em->pattern = ERRMAP_UNWRITTEN;
+    else
+        em->pattern = ERRMAP_SCATTERED;
+    free(wrong);
+}
+
+bool errmap_product(const float *A, const float *B, const float *C, long long m, long long n, long long k,
+                    long long tile_rows, long long tile_cols, struct errmap *em)
+{
+    double *ref, *scale;
+
+    if (m <= 0 || n <= 0 || k <= 0 || m * n > VERIFY_FULL_LIMIT || m * n * k > VERIFY_FULL_LIMIT) {
+        memset(em, 0, sizeof *em);
+        em->pattern = ERRMAP_NONE;
+        return false;
+    }
+    ref = xmalloc((size_t)(m * n) * sizeof *ref);
+    scale = xmalloc((size_t)(m * n) * sizeof *scale);
+    hostgemm_double(A, B, ref, scale, m, n, k);
+    errmap_classify(C, ref, scale, m, n, verify_tolerance(k), tile_rows, tile_cols, em);
+    free(ref);
+    free(scale);
+    return true;
+}
+
+const char *errmap_pattern_name(enum errmap_pattern p)
+{
+    switch (p) {
+    case ERRMAP_NONE: return "unclassified";
+    case ERRMAP_RIGHT: return "right";
+    case ERRMAP_UNWRITTEN: return "never-written";
+    case ERRMAP_EVERYWHERE: return "everywhere";
+    case ERRMAP_EDGES: return "edges";
+    case ERRMAP_INDEX: return "index";
+    case ERRMAP_TRANSPOSED: return "transposed";
+    case ERRMAP_FACTOR: return "factor";
+    case ERRMAP_SCATTERED: return "scattered";
+    }
+    return "?";
+}
+
+void errmap_summary(const struct errmap *em, char *buf, size_t len)
+{
+    struct str s;
+
+    str_init(&s, buf, len);
+    if (em->pattern == ERRMAP_NONE) {
+        str_appendf(&s, "", "too large to map: only sampled");
+        return;
+    }
+    str_appendf(&s, "", "%s: %lld of %lld elements wrong, %lld never written",
+                errmap_pattern_name(em->pattern), em->wrong, em->total, em->unwritten);
+    if (em->pattern == ERRMAP_FACTOR)
+        str_appendf(&s, "", "; C = %.4g x the product", em->factor);
+    else if (em->pattern == ERRMAP_INDEX)
+        str_appendf(&s, "", "; %lld of %lld positions in every %lldx%lld tile, first (%lld, %lld)",
+                    em->index_positions, em->tile_rows * em->tile_cols, em->tile_rows, em->tile_cols,
+                    em->index_row, em->index_col);
+}
+
+void errmap_hint(const struct errmap *em, char *buf, size_t len)
+{
+    const char *where = em->edge_rows && em->edge_cols ? "last row and column"
+                        : em->edge_rows ? "last row" : "last column";
+
+    switch (em->pattern) {
+    case ERRMAP_NONE:
+        snprintf(buf, len, "the product is too large to compare every element on the host");
+        break;
+    case ERRMAP_RIGHT:
+        snprintf(buf, len, "every element is right");
+        break;
+    case ERRMAP_UNWRITTEN:
+        if (em->unwritten == em->total)
+            snprintf(buf, len, "no element of C was written: the kernel stores nothing, or stores "
+                               "outside C");
+        else
+            snprintf(buf, len, "some elements were never written: the NDRange does not cover C, or "
+                               "a bounds check returns too early");
+        break;
+    case ERRMAP_EVERYWHERE:
+        snprintf(buf, len, "every element is wrong: check how A, B and C are indexed and the loop "
+                           "over K");
+        break;
+    case ERRMAP_EDGES:
+        snprintf(buf, len, "the %s of tiles are wrong: the kernel does not handle sizes that are "
+                           "not multiples of the tile", where);
+        break;
+    case ERRMAP_INDEX:
+        snprintf(buf, len, "the same position%s inside every tile %s wrong: an index computed from "
+                           "the work-item's local id is off",
+                 em->index_positions > 1 ? "s" : "", em->index_positions > 1 ? "are" : "is");
+        break;
+    case ERRMAP_TRANSPOSED:
+        snprintf(buf, len, "C holds the transpose of the product: the row and column are swapped "
+                           "where C is written");
+        break;
+    case ERRMAP_FACTOR:
+        if (em->factor == 0.0)
+            snprintf(buf, len, "C is all zeros: the sum is never accumulated, or never stored");
+        else
+            snprintf(buf, len, "C is %.4g times the product: a term is missing or counted more than "
+                               "once (a loop bound, a duplicated tile)", em->factor);
+        break;
+    case ERRMAP_SCATTERED:
+        snprintf(buf, len, "the wrong elements follow no pattern: look for a missing barrier or a "
+                           "read beyond a tile");
+        break;
+    }
+}
+
+void errmap_draw_row(const struct errmap *em, int row, bool utf8, char *buf, size_t len)
+{
+    struct str s;
+
+    str_init(&s, buf, len);
+    if (row < 0 || row >= em->grid_rows)
+        return;
+    for (int c = 0; c < em->grid_cols; c++) {
+        char cell = em->cells[row][c];
+        if (!utf8 || cell == '?')
+            str_appendf(&s, "", "%c", cell);
+        else
+            str_appendf(&s, "", "%s", cell == '#' ? "\u2588" : "\u00b7");
+    }
+}

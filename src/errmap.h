@@ -1,0 +1,67 @@
+/* errmap.h: where a wrong product is wrong, the pattern that names the likely bug, and a
+   coarse drawing of C. Engine code: no terminal. */
+#ifndef CLMM_ERRMAP_H
+#define CLMM_ERRMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The drawing has at most this many rows and columns of cells. */
+#define ERRMAP_MAX_ROWS 16
+#define ERRMAP_MAX_COLS 32
+
+enum errmap_pattern {
+    ERRMAP_NONE,        /* not classified: the product is too large to compare in full */
+    ERRMAP_RIGHT,       /* every element within the tolerance */
+    ERRMAP_UNWRITTEN,   /* every wrong element is NaN: never written */
+    ERRMAP_EVERYWHERE,  /* every element wrong */
+    ERRMAP_EDGES,       /* wrong only beyond the last full tile, in rows or columns */
+    ERRMAP_INDEX,       /* the same positions inside every tile wrong, and only those */
+    ERRMAP_TRANSPOSED,  /* C read as an N x M matrix is the reference's transpose */
+    ERRMAP_FACTOR,      /* C = factor * reference */
+    ERRMAP_SCATTERED,   /* none of the above */
+};
+
+struct errmap {
+    enum errmap_pattern pattern;
+    long long m, n;
+    long long tile_rows, tile_cols; /* as given; 0: not known */
+    long long total;                /* m * n */
+    long long wrong;                /* elements out of tolerance, the unwritten among them */
+    long long unwritten;            /* NaN elements */
+    bool edge_rows, edge_cols;      /* ERRMAP_EDGES: wrong rows below / columns right of the
+                                       last full tile */
+    long long index_row, index_col; /* ERRMAP_INDEX: the first wrong position in a tile */
+    long long index_positions;      /* ERRMAP_INDEX: how many positions of a tile are wrong */
+    double factor;                  /* ERRMAP_FACTOR */
+    int grid_rows, grid_cols;       /* the drawing's cells */
+    long long cell_rows, cell_cols; /* elements of C per cell: whole tiles when known */
+    char cells[ERRMAP_MAX_ROWS][ERRMAP_MAX_COLS];  /* '.' right, '#' wrong, '?' never written */
+};
+
+/* Classifies the row-major m x n C against its reference ref with the scales of verify.h's
+   error (scale[i] = |A||B| of element i) and that tolerance. tile_rows x tile_cols is the
+   block of C one work-group computes, 0 x 0 when not known (no edge or index pattern then). */
+void errmap_classify(const float *C, const double *ref, const double *scale, long long m, long long n,
+                     double tolerance, long long tile_rows, long long tile_cols, struct errmap *em);
+
+/* Computes the reference of C = A B (A m x k, B k x n, row-major) and classifies C, when the
+   product is small enough to verify in full (VERIFY_FULL_LIMIT multiply-adds); otherwise
+   sets ERRMAP_NONE and returns false. */
+bool errmap_product(const float *A, const float *B, const float *C, long long m, long long n, long long k,
+                    long long tile_rows, long long tile_cols, struct errmap *em);
+
+/* "edges", "index", ...: one word, for CSV and JSON. */
+const char *errmap_pattern_name(enum errmap_pattern p);
+
+/* "312 of 2000 elements wrong, 0 never written" and what is known of the pattern. */
+void errmap_summary(const struct errmap *em, char *buf, size_t len);
+
+/* A sentence for a student: what is wrong and the likely cause. */
+void errmap_hint(const struct errmap *em, char *buf, size_t len);
+
+/* Row `row` of the drawing (0 <= row < grid_rows), NUL-terminated. ASCII: '.', '#', '?';
+   with utf8: U+00B7, U+2588 and '?'. len of 3 * ERRMAP_MAX_COLS + 1 always suffices. */
+void errmap_draw_row(const struct errmap *em, int row, bool utf8, char *buf, size_t len);
+
+#endif
