@@ -173,13 +173,19 @@ bool errmap_product(const float *A, const float *B, const float *C, long long m,
 {
     double *ref, *scale;
 
-    if (m <= 0 || n <= 0 || k <= 0 || m * n > VERIFY_FULL_LIMIT || m * n * k > VERIFY_FULL_LIMIT) {
-        memset(em, 0, sizeof *em);
-        em->pattern = ERRMAP_NONE;
+    memset(em, 0, sizeof *em);
+    em->pattern = ERRMAP_NONE;
+    /* The whole reference is kept (16 bytes an element): at most ERRMAP_MAX_ELEMENTS, and
+       never a reason to end the program. */
+    if (m <= 0 || n <= 0 || k <= 0 || m * n > ERRMAP_MAX_ELEMENTS || m * n * k > VERIFY_FULL_LIMIT)
+        return false;
+    ref = malloc((size_t)(m * n) * sizeof *ref);
+    scale = malloc((size_t)(m * n) * sizeof *scale);
+    if (!ref || !scale) {
+        free(ref);
+        free(scale);
         return false;
     }
-    ref = xmalloc((size_t)(m * n) * sizeof *ref);
-    scale = xmalloc((size_t)(m * n) * sizeof *scale);
     hostgemm_double(A, B, ref, scale, m, n, k);
     errmap_classify(C, ref, scale, m, n, verify_tolerance(k), tile_rows, tile_cols, em);
     free(ref);

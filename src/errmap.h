@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define ERRMAP_MAX_ELEMENTS (1LL << 22)   /* elements of C a map is drawn for (64 MiB of reference) */
+
 /* The drawing has at most this many rows and columns of cells. */
 #define ERRMAP_MAX_ROWS 16
 #define ERRMAP_MAX_COLS 32
@@ -46,8 +48,9 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
                      double tolerance, long long tile_rows, long long tile_cols, struct errmap *em);
 
 /* Computes the reference of C = A B (A m x k, B k x n, row-major) and classifies C, when the
-   product is small enough to verify in full (VERIFY_FULL_LIMIT multiply-adds); otherwise
-   sets ERRMAP_NONE and returns false. */
+   product is small enough to verify in full (VERIFY_FULL_LIMIT multiply-adds), C has at
+   most ERRMAP_MAX_ELEMENTS elements and the host has the memory; otherwise sets ERRMAP_NONE
+   and returns false. */
 bool errmap_product(const float *A, const float *B, const float *C, long long m, long long n, long long k,
                     long long tile_rows, long long tile_cols, struct errmap *em);
 
