@@ -359,6 +359,18 @@ keys f
 check "f runs it" "latest [0-9][0-9.]*"
 keys q
 check_restored "q after f" 0
+# Back at a lesson whose runs were refused, paused: its refusal, never "latest 0".
+start 100 30 --lesson 1 --size 512 --max-launch 0.0001 $device
+check "lesson 1 refused" "f runs it anyway"
+keys Space
+check "paused at lesson 1" "paused \(space resumes\)"
+keys n
+check "lesson 2" "Lesson 2 \(3 of 14\)"
+keys p
+check "back at lesson 1, its refusal shown" "f runs it anyway"
+check_absent "no figure for a lesson that was never measured" "latest 0 "
+keys q
+check_restored "q after the refusal" 0
 
 # ---- every signal that ends the program gives the terminal back first ----
 # Each ends it with the status the signal gives (128 + its number). SIGQUIT is sent twice:
