@@ -23,6 +23,7 @@ struct result_entry {
     bool wrong;                 /* a run failed verification: never a speed again */
     enum run_status last_status;
     char message[256];          /* of the newest run that was not RUN_OK */
+    double estimate_s;          /* its estimate, when it was refused for it */
     double runs[RESULTS_RUNS];  /* GFLOPS medians, a ring: the newest count ones */
     size_t nruns, next;
     int launches;
@@ -97,6 +98,7 @@ void results_add(struct results *rs, int device, struct gemm_size size, int less
         return;
     }
     e->wrong |= r->status == RUN_WRONG;
+    e->estimate_s = r->refused_by_estimate ? r->estimate_s : 0.0;
     str_copy(e->message, sizeof e->message, r->error.msg);
 }
 
@@ -148,6 +150,7 @@ void results_summary(const struct results *rs, int device, struct gemm_size size
     }
     if (match->wrong || n == 0) {
         out->status = match->wrong ? RUN_WRONG : match->last_status;
+        out->estimate_s = out->status == RUN_REFUSED ? match->estimate_s : 0.0;
         snprintf(out->message, sizeof out->message, "%s", match->message);
         return;
     }

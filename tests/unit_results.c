@@ -125,6 +125,16 @@ START_TEST(test_results_wrong_and_refused)
     results_summary(&rs, 0, S256, 3, "", &f, NULL, NULL);
     ck_assert(f.have);
     ck_assert_int_eq(f.status, RUN_REFUSED);
+    ck_assert_double_eq(f.estimate_s, 0.0);
+    /* Refused for its estimated time: the estimate is kept, for the key that runs it. */
+    run_result_init(&r);
+    r.status = RUN_REFUSED;
+    r.refused_by_estimate = true;
+    r.estimate_s = 35.0;
+    results_add(&rs, 0, S256, 3, false, false, &r);
+    run_result_free(&r);
+    results_summary(&rs, 0, S256, 3, "", &f, NULL, NULL);
+    ck_assert_double_eq(f.estimate_s, 35.0);
     run_result_init(&r);
     r.cancelled = true;
     r.status = RUN_ERROR;
