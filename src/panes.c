@@ -13,6 +13,7 @@
 #include "chart.h"
 #include "crt.h"
 #include "diagram.h"
+#include "errmap.h"
 #include "highlight.h"
 #include "measure.h"
 #include "stats.h"
@@ -674,6 +675,29 @@ static void format_spread(const struct summary *f, char *buf, size_t len)
     snprintf(buf, len, spread < 9.95 ? "%s%.1f%%" : "%s%.0f%%", plus_minus(), spread);
 }
 
+/* Where a wrong result is wrong: the pattern with its counts, the hint, and C drawn by
+   tiles, as many rows as there are below the message. Returns the rows used. */
+static int draw_error_map(const struct rect *in, int row, const struct errmap *em)
+{
+    char line[512];
+
+    if (em->pattern == ERRMAP_NONE || em->pattern == ERRMAP_RIGHT || row >= in->h)
+        return row;
+    errmap_summary(em, line, sizeof line);
+    row = draw_wrapped(in, row, line, crt_attr(ROLE_EMPHASIS));
+    errmap_hint(em, line, sizeof line);
+    row = draw_wrapped(in, row, line, A_NORMAL);
+    /* Each cell in its colour: right dim, wrong as a wrong result, never written a warning. */
+    for (int i = 0; i < em->grid_rows && row < in->h; i++, row++)
+        for (int j = 0; j < em->grid_cols && 2 + j < in->w; j++) {
+            char c = em->cells[i][j];
+            const char *glyph = c == '#' ? (crt_utf8() ? "\u2588" : "#") : c == '?' ? "?" : crt_utf8() ? "\u00b7" : ".";
+            puts_at(in->y + row, in->x + 2 + j, 1, glyph,
+                    crt_attr(c == '#' ? ROLE_WRONG : c == '?' ? ROLE_WARNING : ROLE_DIM));
+        }
+    return row;
+}
+
 /* The newest figure of the current lesson and the median of all its runs (the same number
    as its bar), or why there is none. Returns the rows used. */
 static int draw_latest(const struct rect *in, int row, const struct screen_model *m)
@@ -693,7 +717,8 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
     }
     if (f->have && f->status == RUN_WRONG) {
         puts_at(in->y + row, in->x, in->w, " wrong result ", crt_attr(ROLE_WRONG));
-        return draw_wrapped(in, row + 1, f->message, crt_attr(ROLE_WARNING));
+        row = draw_wrapped(in, row + 1, f->message, crt_attr(ROLE_WARNING));
+        return f == &v->latest ? draw_error_map(in, row, &v->latest_map) : row;
     }
     if (f->have && f->status != RUN_OK) {
         char msg[700];

@@ -166,6 +166,7 @@ static void clear_size_results(struct session *s)
 static void restart_live(struct session *s)
 {
     s->live_gen++;
+    memset(&s->view.latest_map, 0, sizeof s->view.latest_map);
     if (s->force != s->view.lesson)
         s->force = -1;
     s->view.forced = s->force >= 0;
@@ -463,6 +464,7 @@ static void live_step(struct session *s)
     if (measure_unlocked(s, &s->w, index, LIVE_BUDGET_S, &s->live_gen, gen, &r)) {
         record(s, index, s->view.size, &r);
         summary_of_run(&s->view.latest, &r);
+        s->view.latest_map = r.errmap;
         if (r.status != RUN_OK)
             s->view.live_stopped = true;    /* the same run would fail the same way */
     }

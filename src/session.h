@@ -67,6 +67,7 @@ struct session_view {
     struct param_origin origin; /* where they came from */
     bool hand_set;              /* changed with t */
     struct summary latest;      /* its newest run alone (median over that run's launches) */
+    struct errmap latest_map;   /* where its newest run was wrong (ERRMAP_NONE: not wrong, or not mapped) */
     double history[SESSION_HISTORY];    /* the runs summed up in bars[lesson], oldest first */
     size_t nhistory;
     bool live_stopped;          /* the last run was not OK: measuring waits for a change */

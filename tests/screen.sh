@@ -359,6 +359,13 @@ keys f
 check "f runs it" "latest [0-9][0-9.]*"
 keys q
 check_restored "q after f" 0
+# A wrong result shows where it is wrong: the pattern, its hint, and C drawn by tiles.
+start 100 30 --lessons "$top_srcdir/tests/broken" --lesson 96 --size 37x29x20 $device
+check "a wrong result" "wrong result"
+check "its error map's pattern and counts" "edges: 305 of 1073 elements wrong"
+check "its hint" "the last row and column of tiles are wrong"
+keys q
+check_restored "q after a wrong result" 0
 # Back at a lesson whose runs were refused, paused: its refusal, never "latest 0".
 start 100 30 --lesson 1 --size 512 --max-launch 0.0001 $device
 check "lesson 1 refused" "f runs it anyway"
