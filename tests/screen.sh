@@ -90,6 +90,8 @@ check_restored() {
         ok "$1: exit $2, terminal restored"
     else
         not_ok "$1: exit $2, terminal restored"
+        # What the program printed on stderr (a sanitizer's report, say) says why.
+        sed 's/^/    stderr| /' "$tmp/stderr" 2>/dev/null | head -n 40
     fi
 }
 
@@ -163,6 +165,7 @@ check_restored "Ctrl-C" 0
 # ---- signals and crashes ----
 start 100 30 --lesson 1 --size 64 $device
 check "started for SIGTERM" "Lesson 1 \\(2 of 14\\)"
+check "measuring before SIGTERM" "latest [0-9]"
 kill -TERM "$(cat "$tmp/pid")"
 check_restored "SIGTERM" 0
 start 100 30 --lesson 1 --size 64 $device
