@@ -169,7 +169,6 @@ static void restart_live(struct session *s)
     memset(&s->view.latest_map, 0, sizeof s->view.latest_map);
     if (s->force != s->view.lesson)
         s->force = -1;
-    s->view.forced = s->force >= 0;
     summary_clear(&s->view.latest);
     s->view.live_stopped = false;
     s->view.params = s->params[s->view.lesson];

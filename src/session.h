@@ -71,7 +71,6 @@ struct session_view {
     double history[SESSION_HISTORY];    /* the runs summed up in bars[lesson], oldest first */
     size_t nhistory;
     bool live_stopped;          /* the last run was not OK: measuring waits for a change */
-    bool forced;                /* it runs even when its launch-time estimate is over the limit */
 
     /* Every lesson at this size on this device with the parameters it has now (by index in
        the set), and CLBlast: the medians of all their runs in the session. bars[lesson] is
