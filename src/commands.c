@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "datadir.h"
+#include "excommands.h"
 #include "device.h"
 #include "measure.h"
 #include "ocl.h"
@@ -24,7 +25,7 @@
 
 /* Prints an error; it may quote a lesson file (a title, a key) that holds control
    characters, so it is made printable first. */
-static int fail(int status, const struct error *e)
+int commands_fail(int status, const struct error *e)
 {
     char *msg = text_printable(e->msg, true), *detail = e->detail ? text_printable(e->detail, true) : NULL;
 
@@ -44,7 +45,7 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-static int terminal_width(void)
+int commands_terminal_width(void)
 {
     struct winsize ws;
 
@@ -65,7 +66,7 @@ static int load_lessons(const struct options *opts, struct lesson_set *set)
     else
         snprintf(dir, sizeof dir, "%s/lessons", datadir_get());
     if (lesson_set_load(dir, set, &e) < 0)
-        return fail(EXIT_ENVIRONMENT, &e);
+        return commands_fail(EXIT_ENVIRONMENT, &e);
     return EXIT_OK;
 }
 
@@ -118,7 +119,7 @@ static int check_param_names(const struct options *opts, const struct lesson_set
     return 0;
 }
 
-static int open_device(const struct options *opts, struct device_list *list, struct ocl *cl)
+int commands_open_device(const struct options *opts, struct device_list *list, struct ocl *cl)
 {
     const struct device_info *d;
     const char *spec = opts->device ? opts->device : getenv("CLMM_TUTOR_DEVICE");
@@ -126,15 +127,15 @@ static int open_device(const struct options *opts, struct device_list *list, str
 
     error_init(&e);
     if (device_list_load(list, &e) < 0)
-        return fail(EXIT_ENVIRONMENT, &e);
+        return commands_fail(EXIT_ENVIRONMENT, &e);
     d = device_select(list, spec, &e);
     if (!d) {
         device_list_free(list);
-        return fail(EXIT_ENVIRONMENT, &e);
+        return commands_fail(EXIT_ENVIRONMENT, &e);
     }
     if (ocl_open(cl, d, &e) < 0) {
         device_list_free(list);
-        return fail(EXIT_ENVIRONMENT, &e);
+        return commands_fail(EXIT_ENVIRONMENT, &e);
     }
     return EXIT_OK;
 }
@@ -286,10 +287,10 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     if (tune_log_path(device, l->number, opts->sizes[0], log_path, sizeof log_path) < 0 ||
         tuned_path(saved, sizeof saved) < 0) {
         error_set(&e, "the tuner keeps its files under XDG_STATE_HOME and XDG_DATA_HOME, or HOME: set one");
-        return fail(EXIT_ENVIRONMENT, &e);
+        return commands_fail(EXIT_ENVIRONMENT, &e);
     }
     if (workspace_init(&w, cl, opts->sizes[0], opts->measure.seed, &e) < 0)
-        return fail(EXIT_RUN_FAILED, &e);
+        return commands_fail(EXIT_RUN_FAILED, &e);
     title = text_printable(l->short_title, false);
     printf("Tuning lesson %d (%s) at %lldx%lldx%lld\non %s\n", l->number, title,
            opts->sizes[0].m, opts->sizes[0].n, opts->sizes[0].k, device);
@@ -301,14 +302,14 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     to.measure.cancel = &interrupted;
     if (tune_run(&w, l, &to, log_path, print_step, (void *)l, &res, &e) < 0) {
         workspace_free(&w);
-        return fail(EXIT_ENVIRONMENT, &e);
+        return commands_fail(EXIT_ENVIRONMENT, &e);
     }
     workspace_free(&w);
     report_tune_summary(stdout, l, &res, opts->restart);
     status = res.verified > 0 ? EXIT_OK : EXIT_RUN_FAILED;
     if (res.verified > 0 &&
         tuned_save(saved, device, l, &res.best, res.best_gflops, opts->sizes[0], res.complete, &kept, &e) < 0)
-        status = fail(EXIT_ENVIRONMENT, &e);
+        status = commands_fail(EXIT_ENVIRONMENT, &e);
     else if (kept)
         printf("Not saved: %s holds faster parameters found at this size; finish the search to\n"
                "replace them.\n", saved);
@@ -329,7 +330,7 @@ static int with_device(const struct options *opts, const struct lesson_set *set,
 {
     struct device_list list;
     struct ocl cl;
-    int status = open_device(opts, &list, &cl);
+    int status = commands_open_device(opts, &list, &cl);
 
     if (status != EXIT_OK)
         return status;
@@ -346,10 +347,27 @@ static int devices(void)
 
     error_init(&e);
     if (device_list_load(&list, &e) < 0)
-        return fail(EXIT_ENVIRONMENT, &e);
+        return commands_fail(EXIT_ENVIRONMENT, &e);
     device_list_print(stdout, &list);
     device_list_free(&list);
     return EXIT_OK;
+}
+
+/* The exercise modes, and the tutor opened on an exercise. */
+static int exercises(const struct options *opts, const struct lesson_set *set, commands_screen *screen)
+{
+    struct exercise_set xs;
+    int status = excommands_load(opts, set, &xs);
+
+    if (status != EXIT_OK)
+        return status;
+    if (opts->mode == MODE_TUTOR && screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
+        exercise_set_find(&xs, opts->exercise))
+        status = screen(opts, set, &xs);
+    else
+        status = excommands_run(opts, set, &xs);
+    exercise_set_free(&xs);
+    return status;
 }
 
 int commands_run(const struct options *opts, commands_screen *screen)
@@ -371,6 +389,12 @@ int commands_run(const struct options *opts, commands_screen *screen)
     }
     if ((status = load_lessons(opts, &set)) != EXIT_OK)
         return status;
+    if (opts->mode == MODE_EXERCISES || opts->mode == MODE_CHECK || opts->mode == MODE_RESET ||
+        opts->mode == MODE_SOLUTION || (opts->mode == MODE_TUTOR && opts->exercise != EXERCISE_UNSET)) {
+        status = exercises(opts, &set, screen);
+        lesson_set_free(&set);
+        return status;
+    }
     /* The tutor starts at lesson 1, or at the set's first lesson when it has no lesson 1. */
     if (opts->mode == MODE_TUTOR && lesson == LESSON_UNSET)
         lesson = lesson_set_find(&set, 1) || set.count == 0 ? 1 : set.items[0].number;
@@ -391,7 +415,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
         error_init(&e);
         if ((lesson < 0 || set.items[i].number == lesson) &&
             params_choose(&req, &set.items[i], NULL, opts->sizes[0], &ps, &origin, &e) < 0)
-            status = fail(EXIT_USAGE, &e);
+            status = commands_fail(EXIT_USAGE, &e);
     }
     if (status != 0) {
         lesson_set_free(&set);
@@ -402,7 +426,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
         report_list(stdout, &set);
         break;
     case MODE_SHOW:
-        report_show(stdout, lesson_set_find(&set, lesson), terminal_width());
+        report_show(stdout, lesson_set_find(&set, lesson), commands_terminal_width());
         break;
     case MODE_BENCH:
         status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson, bench);
@@ -416,7 +440,16 @@ int commands_run(const struct options *opts, commands_screen *screen)
     }
     default:
         if (screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-            status = screen(opts, &set);
+            struct exercise_set xs;
+            /* The exercises, for the key that opens them: without the installed ones the
+               lessons still work; a --exercises-dir that cannot be read is refused. */
+            if ((status = excommands_load(opts, &set, &xs)) != EXIT_OK) {
+                if (opts->exercises_dir)
+                    break;
+                memset(&xs, 0, sizeof xs);
+            }
+            status = screen(opts, &set, &xs);
+            exercise_set_free(&xs);
             break;
         }
         if (opts->demo_s > 0) {
@@ -425,7 +458,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
             break;
         }
         /* Not a terminal: the lesson, then its measurement, as text. */
-        report_show(stdout, lesson_set_find(&set, lesson), terminal_width());
+        report_show(stdout, lesson_set_find(&set, lesson), commands_terminal_width());
         printf("\n");
         fflush(stdout);
         status = with_device(opts, &set, lesson, bench);

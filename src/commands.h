@@ -5,6 +5,8 @@
 #include <stdbool.h>
 
 #include "device.h"
+#include "exercise.h"
+#include "ocl.h"
 #include "lesson.h"
 #include "options.h"
 
@@ -15,12 +17,21 @@ enum exit_status {
     EXIT_ENVIRONMENT = 3,       /* no usable OpenCL device, unreadable or malformed lessons */
 };
 
-/* The interactive screen, given by the program (the engine has no curses). */
-typedef int commands_screen(const struct options *opts, const struct lesson_set *lessons);
+/* The interactive screen, given by the program (the engine has no curses). exercises is
+   the exercise set; opts->exercise says whether the screen opens on one of them. */
+typedef int commands_screen(const struct options *opts, const struct lesson_set *lessons,
+                            const struct exercise_set *exercises);
 
 /* Runs the mode of opts; returns the exit status. In the tutor mode, screen runs when
    standard input and output are terminals; otherwise (or without a screen) the lesson is
    printed, then measured. */
 int commands_run(const struct options *opts, commands_screen *screen);
+
+/* For the other modes' files: prints "clmm-tutor: MESSAGE" (made printable) and the detail,
+   returns status; opens the device of --device, CLMM_TUTOR_DEVICE or the default (printing
+   why not and returning EXIT_ENVIRONMENT); the width text is wrapped to. */
+int commands_fail(int status, const struct error *e);
+int commands_open_device(const struct options *opts, struct device_list *list, struct ocl *cl);
+int commands_terminal_width(void);
 
 #endif

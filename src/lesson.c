@@ -28,6 +28,7 @@ struct reader {
     int line;
     struct lesson *l;
     struct error *e;
+    const struct lesson_extra *extra;   /* NULL for a lesson file */
     struct pending_expr *exprs;
     size_t nexprs;
     struct {
@@ -607,8 +608,10 @@ static int check_complete(struct reader *r)
     struct lesson *l = r->l;
     const char *missing = NULL;
 
+    if (!l->sources && r->extra && r->extra->sources_optional)
+        l->sources = xstrdup("");
     if (l->number < 0)
-        missing = "lesson";
+        missing = r->extra ? r->extra->number_key : "lesson";
     else if (!l->title)
         missing = "title";
     else if (!l->sources)
@@ -649,7 +652,28 @@ static int check_complete(struct reader *r)
 int lesson_parse(const char *file, const char *text, const char *const *kernel_dirs,
                  struct lesson *l, struct error *e)
 {
-    struct reader r = { .file = file, .line = 0, .l = l, .e = e };
+    return lesson_parse_extra(file, text, kernel_dirs, NULL, l, e);
+}
+
+/* A header line: the extra keys first, then the lesson's. */
+static int header_line(struct reader *r, const char *key, const char *value, const char *const *kernel_dirs)
+{
+    if (r->extra) {
+        int taken = r->extra->key(r->extra->ctx, r->l, key, value, r->e);
+        if (taken < 0) {
+            error_prefix(r->e, "%s:%d", r->file, r->line);
+            return -1;
+        }
+        if (taken > 0)
+            return 0;
+    }
+    return parse_line(r, key, value, kernel_dirs);
+}
+
+int lesson_parse_extra(const char *file, const char *text, const char *const *kernel_dirs,
+                       const struct lesson_extra *extra, struct lesson *l, struct error *e)
+{
+    struct reader r = { .file = file, .line = 0, .l = l, .e = e, .extra = extra };
     const char *p = text;
     int rc = -2;    /* -2: no "---" yet */
 
@@ -680,7 +704,7 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
             } else {
                 char *key = dup_trimmed(line, (size_t)(colon - line));
                 char *value = dup_trimmed(colon + 1, strlen(colon + 1));
-                if (parse_line(&r, key, value, kernel_dirs) < 0)
+                if (header_line(&r, key, value, kernel_dirs) < 0)
                     rc = -1;
                 free(key);
                 free(value);

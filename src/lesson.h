@@ -95,6 +95,20 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
                  struct lesson *l, struct error *e);
 void lesson_free(struct lesson *l);
 
+/* A file format built on the lesson format (exercise.c) adds keys of its own. */
+struct lesson_extra {
+    /* Called first for every header line: returns 1 when it took the line, 0 to leave it to
+       the lesson's keys, -1 with a message in e (the caller adds file and line). It sets
+       l->number itself, from the key named number_key. */
+    int (*key)(void *ctx, struct lesson *l, const char *key, const char *value, struct error *e);
+    void *ctx;
+    const char *number_key;     /* for "the header has no \"exercise:\" line" */
+    bool sources_optional;      /* no sources line: empty sources */
+};
+
+int lesson_parse_extra(const char *file, const char *text, const char *const *kernel_dirs,
+                       const struct lesson_extra *extra, struct lesson *l, struct error *e);
+
 /* Loads every *.lesson file of dir, each a regular file of at most LESSON_FILE_MAX bytes;
    kernels are looked up in dir, then dir/../kernels, and must lie in one of them. */
 int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e);

@@ -12,7 +12,8 @@ enum {
     OPT_LIST = 256, OPT_DEVICES, OPT_SHOW, OPT_BENCH, OPT_LESSON, OPT_SIZE, OPT_REPS, OPT_FORMAT,
     OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
-    OPT_VERSION
+    OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
+    OPT_PREDICT, OPT_YES
 };
 
 static const struct option long_options[] = {
@@ -40,6 +41,15 @@ static const struct option long_options[] = {
     { "no-tuned", no_argument, NULL, OPT_NO_TUNED },
     { "demo", optional_argument, NULL, OPT_DEMO },
     { "no-color", no_argument, NULL, OPT_NO_COLOR },
+    { "exercises", no_argument, NULL, OPT_EXERCISES },
+    { "exercise", required_argument, NULL, OPT_EXERCISE },
+    { "check", required_argument, NULL, OPT_CHECK },
+    { "reset", required_argument, NULL, OPT_RESET },
+    { "solution", required_argument, NULL, OPT_SOLUTION },
+    { "workspace", required_argument, NULL, OPT_WORKSPACE },
+    { "exercises-dir", required_argument, NULL, OPT_EXERCISES_DIR },
+    { "predict", required_argument, NULL, OPT_PREDICT },
+    { "yes", no_argument, NULL, OPT_YES },
     { "help", no_argument, NULL, OPT_HELP },
     { "version", no_argument, NULL, OPT_VERSION },
     { NULL, 0, NULL, 0 },
@@ -65,6 +75,18 @@ void options_usage(FILE *out)
           "  --tune --lesson N   search lesson N's parameters on the device; later runs on\n"
           "                      that device use the best ones\n"
           "  --help, --version\n"
+          "\n"
+          "Exercises (a workspace of your own kernels, checked by the tutor):\n"
+          "  --exercises         list the exercises and how far you are with each\n"
+          "  --exercise N        the tutor on exercise N: edit with e, checked on every save\n"
+          "  --check N [FILE]    check exercise N (FILE: your file in the workspace); exit 0\n"
+          "                      verified and goal reached, 1 not yet; --format json\n"
+          "  --reset N           put exercise N's starting kernel back (yours is kept as\n"
+          "                      FILE.~1~); asks first, or --yes\n"
+          "  --solution N        print exercise N's solution, after at least one check\n"
+          "  --workspace DIR     where your files are (default ./clmm-exercises)\n"
+          "  --predict R         the speed-up you expect, for \"predict, then measure\" steps\n"
+          "  --exercises-dir DIR load exercises from DIR instead of the installed ones\n"
           "\n"
           "Options:\n"
           "  --lesson N|all      the lesson(s) to measure\n"
@@ -205,6 +227,18 @@ static int parse_lesson(const char *option, const char *text, int allow_all, int
     return 0;
 }
 
+static int parse_exercise(const char *option, const char *text, int *exercise, struct error *e)
+{
+    long long n;
+
+    if (str_to_ll(text, &n) < 0 || n < 1 || n > 99) {
+        error_set(e, "%s: \"%s\" is not an exercise number (1 to 99; see --exercises)", option, text);
+        return -1;
+    }
+    *exercise = (int)n;
+    return 0;
+}
+
 static int parse_param(const char *text, struct options *opts, struct error *e)
 {
     const char *eq = strchr(text, '=');
@@ -232,8 +266,8 @@ static int parse_param(const char *text, struct options *opts, struct error *e)
 static int set_mode(struct options *opts, enum mode mode, const char *option, struct error *e)
 {
     if (opts->mode != MODE_TUTOR && opts->mode != mode) {
-        error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --bench, --tune)",
-                  option);
+        error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --bench, --tune, "
+                     "--exercises, --check, --reset, --solution)", option);
         return -1;
     }
     opts->mode = mode;
@@ -262,6 +296,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     memset(opts, 0, sizeof *opts);
     opts->mode = MODE_TUTOR;
     opts->lesson = LESSON_UNSET;
+    opts->exercise = EXERCISE_UNSET;
     opts->format = FORMAT_TABLE;
     measure_config_defaults(&opts->measure);
     opts->max_configs = 100;
@@ -343,6 +378,38 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             opts->measure.seed = (uint64_t)n;
             break;
         case OPT_NO_REFERENCE: opts->no_reference = true; break;
+        case OPT_EXERCISES: rc = set_mode(opts, MODE_EXERCISES, "--exercises", e); break;
+        case OPT_EXERCISE: rc = parse_exercise("--exercise", optarg, &opts->exercise, e); break;
+        case OPT_CHECK:
+            rc = set_mode(opts, MODE_CHECK, "--check", e);
+            if (rc == 0)
+                rc = parse_exercise("--check", optarg, &opts->exercise, e);
+            break;
+        case OPT_RESET:
+            rc = set_mode(opts, MODE_RESET, "--reset", e);
+            if (rc == 0)
+                rc = parse_exercise("--reset", optarg, &opts->exercise, e);
+            break;
+        case OPT_SOLUTION:
+            rc = set_mode(opts, MODE_SOLUTION, "--solution", e);
+            if (rc == 0)
+                rc = parse_exercise("--solution", optarg, &opts->exercise, e);
+            break;
+        case OPT_WORKSPACE: opts->workspace = optarg; break;
+        case OPT_EXERCISES_DIR: opts->exercises_dir = optarg; break;
+        case OPT_PREDICT: {
+            char *end;
+            errno = 0;
+            opts->prediction = strtod(optarg, &end);
+            if (end == optarg || *end != '\0' || errno || !(opts->prediction > 0) || opts->prediction > 1000) {
+                error_set(e, "--predict: \"%s\" is not a speed-up (a number such as 1.5, meaning 1.5 times as "
+                             "fast)", optarg);
+                rc = -1;
+            }
+            opts->has_prediction = true;
+            break;
+        }
+        case OPT_YES: opts->yes = true; break;
         case OPT_HELP: opts->mode = MODE_HELP; return 0;
         case OPT_VERSION: opts->mode = MODE_VERSION; return 0;
         case ':':
@@ -365,14 +432,27 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         if (rc < 0)
             return -1;
     }
+    if (opts->mode == MODE_CHECK && optind + 1 == argc)
+        opts->check_file = argv[optind++];
     if (optind < argc) {
-        error_set(e, "unexpected argument \"%s\" (options start with --)", argv[optind]);
+        error_set(e, "unexpected argument \"%s\" (options start with --%s)", argv[optind],
+                  opts->mode == MODE_CHECK ? "; --check takes one FILE" : "");
+        return -1;
+    }
+    if (opts->exercise != EXERCISE_UNSET && opts->mode == MODE_TUTOR && opts->lesson != LESSON_UNSET) {
+        error_set(e, "--exercise and --lesson: the tutor opens one of them");
+        return -1;
+    }
+    if (opts->has_prediction && opts->mode != MODE_CHECK) {
+        error_set(e, "--predict goes with --check N (in the tutor, the exercise asks for it)");
         return -1;
     }
     if (opts->mode == MODE_SHOW)
         opts->lesson = show;
-    if (opts->format != FORMAT_TABLE && opts->mode != MODE_BENCH) {
-        error_set(e, "--format applies to --bench only (the other modes print text)");
+    if (opts->format != FORMAT_TABLE && opts->mode != MODE_BENCH &&
+        !(opts->format == FORMAT_JSON && (opts->mode == MODE_CHECK || opts->mode == MODE_EXERCISES))) {
+        error_set(e, "--format applies to --bench (and json to --check and --exercises); the other modes "
+                     "print text");
         return -1;
     }
     if (opts->mode == MODE_TUNE && opts->lesson < 0) {

@@ -14,10 +14,12 @@
 #define DEMO_DEFAULT_S 12.0
 #define OPTIONS_MAX_SIDE 65536  /* a larger side is refused before anything runs */
 
-enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUNE, MODE_HELP, MODE_VERSION };
+enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUNE, MODE_EXERCISES, MODE_CHECK,
+            MODE_RESET, MODE_SOLUTION, MODE_HELP, MODE_VERSION };
 
 #define LESSON_ALL (-1)
 #define LESSON_UNSET (-2)
+#define EXERCISE_UNSET (-1)
 
 struct options {
     enum mode mode;
@@ -39,6 +41,13 @@ struct options {
     bool size_given;            /* --size: the tutor starts there, not at the remembered size */
     double demo_s;              /* --demo: seconds per lesson; 0 without presenter mode */
     bool no_color;
+    int exercise;               /* --exercise, --check, --reset, --solution: EXERCISE_UNSET or 1-99 */
+    const char *check_file;     /* --check N FILE; NULL: the student's file in the workspace */
+    const char *workspace;      /* --workspace; NULL: ./clmm-exercises */
+    const char *exercises_dir;  /* --exercises-dir; NULL: the installed (or source tree) exercises */
+    bool has_prediction;
+    double prediction;          /* --predict */
+    bool yes;                   /* --yes: --reset and --solution without asking */
 };
 
 /* Fills opts from argv. Returns 0, or -1 with a one-line message in e (exit status 2). */

@@ -152,7 +152,7 @@ void report_show(FILE *out, const struct lesson *l, int width)
 
 /* A JSON string, valid UTF-8 whatever s holds: a byte that is not part of a UTF-8 character
    becomes U+FFFD; control characters (C0, Del, C1) are escaped. */
-static void json_string(FILE *out, const char *s)
+void report_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     while (*s) {
@@ -241,12 +241,12 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
         break;
     case FORMAT_JSON:
         fputs("{\n  \"device\": {\"name\": ", out);
-        json_string(out, device->name);
+        report_json_string(out, device->name);
         fputs(", \"platform\": ", out);
-        json_string(out, device->platform_name);
+        report_json_string(out, device->platform_name);
         fprintf(out, ", \"type\": \"%s\", \"compute_units\": %u, \"clock_mhz\": %u, \"driver\": ",
                 device_type_name(device->type), device->compute_units, device->clock_mhz);
-        json_string(out, device->driver);
+        report_json_string(out, device->driver);
         fputs("},\n  \"results\": [", out);
         break;
     }
@@ -428,9 +428,9 @@ static void json_row(struct report *rep, const struct run_result *r)
     char message[sizeof r->error.msg + sizeof ESTIMATE_HINT];
 
     fprintf(out, "%s\n    {\"lesson\": %d, \"title\": ", rep->rows ? "," : "", r->lesson);
-    json_string(out, r->title);
+    report_json_string(out, r->title);
     fputs(", \"params\": ", out);
-    json_string(out, r->params);
+    report_json_string(out, r->params);
     fprintf(out, ", \"tuned\": %s", r->origin.source == PARAMS_TUNED ? "true" : "false");
     if (r->origin.source == PARAMS_TUNED)
         fprintf(out, ", \"tuned_m\": %lld, \"tuned_n\": %lld, \"tuned_k\": %lld, \"tuned_partial\": %s",
@@ -464,10 +464,10 @@ static void json_row(struct report *rep, const struct run_result *r)
         json_number(out, "batch_gflops", r->batch_gflops);
     if (r->status != RUN_OK) {
         fputs(", \"message\": ", out);
-        json_string(out, row_message(r, message, sizeof message));
+        report_json_string(out, row_message(r, message, sizeof message));
         if (r->error.detail) {
             fputs(", \"build_log\": ", out);
-            json_string(out, r->error.detail);
+            report_json_string(out, r->error.detail);
         }
     }
     fputc('}', out);

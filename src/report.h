@@ -13,6 +13,10 @@ enum report_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
 void report_list(FILE *out, const struct lesson_set *set);
 
+/* A JSON string, valid UTF-8 whatever s holds (bytes that are not UTF-8 become U+FFFD),
+   control characters escaped. */
+void report_json_string(FILE *out, const char *s);
+
 /* The lesson's facts, explanation and kernel source, wrapped to width. */
 void report_show(FILE *out, const struct lesson *l, int width);
 

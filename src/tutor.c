@@ -850,8 +850,9 @@ static int starting_lesson(const struct lesson_set *set, int asked, const struct
     return index < 0 ? 0 : index;
 }
 
-int tutor_run(const struct options *opts, const struct lesson_set *lessons)
+int tutor_run(const struct options *opts, const struct lesson_set *lessons, const struct exercise_set *exercises)
 {
+    (void)exercises;
     struct tutor t;
     struct session_config cfg;
     struct tutor_state st;

@@ -1,0 +1,366 @@
+/* check.c: checking a student's kernel for an exercise. */
+#include "check.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "files.h"
+#include "str.h"
+#include "xalloc.h"
+
+/* Each check launch: the warm-up that is verified, then this few timed ones. */
+#define CHECK_TIMED_REPS MEASURE_MIN_REPS
+
+static const char *const verdict_names[] = { "verified", "not-built", "wrong", "unstable", "refused", "failed",
+                                             "cancelled" };
+
+const char *check_verdict_name(enum check_verdict v)
+{
+    return (unsigned)v <= CHECK_CANCELLED ? verdict_names[v] : "?";
+}
+
+void check_report_free(struct check_report *r)
+{
+    free(r->build_log);
+    r->build_log = NULL;
+}
+
+bool check_passed(const struct check_report *r)
+{
+    return r->verdict == CHECK_VERIFIED &&
+           (r->speed == CHECK_SPEED_NONE || r->speed == CHECK_SPEED_MET || r->speed == CHECK_SPEED_NOT_JUDGED ||
+            r->speed == CHECK_SPEED_PREDICTED);
+}
+
+void check_progress(const struct check_report *r, struct progress_check *c)
+{
+    memset(c, 0, sizeof *c);
+    c->exercise = r->exercise;
+    if (r->verdict == CHECK_NOT_BUILT)
+        c->status = PROGRESS_NOT_BUILT;
+    else if (r->verdict != CHECK_VERIFIED)
+        c->status = PROGRESS_BUILDS;
+    else
+        c->status = check_passed(r) ? PROGRESS_DONE : PROGRESS_VERIFIED;
+    c->gflops = r->gflops;
+    c->ratio = r->ratio;
+    c->prediction = r->speed == CHECK_SPEED_PREDICTED ? r->prediction : 0;
+    snprintf(c->verdict, sizeof c->verdict, "%s", check_verdict_name(r->verdict));
+    str_copy(c->device, sizeof c->device, r->device);
+}
+
+/* ---- build logs ---- */
+
+/* Names compilers give the source they were handed. */
+static bool implementation_name(const char *name, size_t len)
+{
+    static const char *const names[] = { "<kernel>", "<stdin>", "<source>", "input.cl", "<built-in>" };
+
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (len == strlen(names[i]) && memcmp(name, names[i], len) == 0)
+            return true;
+    /* A temporary file: a path ending in .cl under a cache or temporary directory. */
+    return len > 3 && memcmp(name + len - 3, ".cl", 3) == 0 && (memmem(name, len, "/tmp", 4) || memmem(name, len, "cache", 5));
+}
+
+/* In a log line, where "NAME:LINE:" starts (after "error: " and the like), or NULL. */
+static const char *located(const char *line, size_t len, size_t *name_len, long *number)
+{
+    for (size_t start = 0; start < len; start++) {
+        if (start > 0 && line[start - 1] != ' ')
+            continue;
+        for (size_t i = start; i < len && line[i] != ' '; i++) {
+            if (line[i] != ':' || i == start || !isdigit((unsigned char)line[i + 1]))
+                continue;
+            char *end;
+            long n = strtol(line + i + 1, &end, 10);
+            if (*end != ':' || end > line + len)
+                continue;
+            *name_len = i - start;
+            *number = n;
+            return line + start;
+        }
+    }
+    return NULL;
+}
+
+char *check_rewrite_log(const char *log, const char *shown_name, int *first_line)
+{
+    struct str s;
+    size_t cap = strlen(log) * 2 + 4096;
+    char *out = xmalloc(cap);
+
+    *first_line = 0;
+    str_init(&s, out, cap);
+    for (const char *p = log; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        size_t name_len;
+        long number;
+        const char *at = located(p, len, &name_len, &number);
+        bool ours = at && (implementation_name(at, name_len) ||
+                           (name_len == strlen(shown_name) && memcmp(at, shown_name, name_len) == 0));
+
+        if (ours) {
+            str_appendf(&s, "", "%.*s%s%.*s", (int)(at - p), p, shown_name, (int)(len - (size_t)(at - p) - name_len),
+                        at + name_len);
+            if (*first_line == 0 && number > 0 && number < 1000000000 &&
+                (memmem(p, len, "error", 5) != NULL))
+                *first_line = (int)number;
+        } else {
+            str_appendf(&s, "", "%.*s", (int)len, p);
+        }
+        if (nl)
+            str_appendf(&s, "", "\n");
+        p += len + (nl != NULL);
+    }
+    return out;
+}
+
+/* The kernel's text with a #line directive first, so that the compiler's messages give
+   the student's file name and the lines of their file. */
+static char *with_line_directive(const char *source, const char *shown)
+{
+    size_t n = strlen(shown), len = strlen(source) + n + 32;
+    char *out = xmalloc(len), *q;
+
+    q = out + snprintf(out, len, "#line 1 \"");
+    for (size_t i = 0; i < n; i++)
+        *q++ = shown[i] == '"' || shown[i] == '\\' || (unsigned char)shown[i] < 0x20 ? '_' : shown[i];
+    snprintf(q, len - (size_t)(q - out), "\"\n%s", source);
+    return out;
+}
+
+/* ---- the check ---- */
+
+static void set_message(struct check_report *r, const char *msg)
+{
+    if (r->message[0] == '\0')
+        snprintf(r->message, sizeof r->message, "%s", msg);
+}
+
+static bool build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
+                  const char *shown, struct check_report *r)
+{
+    cl_program program = NULL;
+    cl_kernel kernel = NULL;
+    struct error e;
+
+    error_init(&e);
+    if (measure_build(cl, l, ps, source, &program, &kernel, &e) == 0) {
+        clReleaseKernel(kernel);
+        clReleaseProgram(program);
+        return true;
+    }
+    r->verdict = CHECK_NOT_BUILT;
+    snprintf(r->message, sizeof r->message, "%s does not build", shown);
+    if (e.detail)
+        r->build_log = check_rewrite_log(e.detail, shown, &r->build_line);
+    else
+        snprintf(r->message, sizeof r->message, "%.200s does not build: %.700s", shown, e.msg);
+    error_clear(&e);
+    return false;
+}
+
+static enum check_verdict verdict_of(const struct run_result *rr)
+{
+    switch (rr->status) {
+    case RUN_OK:
+        return CHECK_VERIFIED;
+    case RUN_WRONG:
+        return CHECK_WRONG;
+    case RUN_REFUSED:
+        return CHECK_REFUSED;
+    case RUN_ERROR:
+        break;
+    }
+    return rr->cancelled ? CHECK_CANCELLED : CHECK_FAILED;
+}
+
+/* repeat verified launches at one size, with the same inputs; their results must agree. */
+static void check_size(struct ocl *cl, const struct exercise *x, const struct lesson *l, const struct param_set *ps,
+                       const struct measure_config *cfg, struct check_size *cs)
+{
+    struct workspace w;
+    struct error e;
+    float *first = NULL;
+    size_t count = (size_t)(cs->size.m * cs->size.n);
+
+    error_init(&e);
+    if (workspace_init(&w, cl, cs->size, cfg->seed + (uint64_t)cs->size.m * 7 + (uint64_t)cs->size.k, &e) < 0) {
+        cs->verdict = CHECK_REFUSED;
+        snprintf(cs->message, sizeof cs->message, "%s", e.msg);
+        return;
+    }
+    for (int rep = 0; rep < x->repeat && cs->verdict == CHECK_VERIFIED; rep++) {
+        struct run_result rr;
+        run_result_init(&rr);
+        measure_lesson(&w, l, ps, cfg, &rr);
+        cs->verdict = verdict_of(&rr);
+        cs->max_error = rr.verify.max_error > cs->max_error ? rr.verify.max_error : cs->max_error;
+        cs->tolerance = rr.verify.tolerance;
+        if (cs->verdict == CHECK_WRONG) {
+            cs->map = rr.errmap;
+            snprintf(cs->message, sizeof cs->message, "launch %d of %d: %s", rep + 1, x->repeat, rr.verify.detail);
+        } else if (cs->verdict != CHECK_VERIFIED) {
+            snprintf(cs->message, sizeof cs->message, "%s", rr.error.msg);
+        } else {
+            cs->launches++;
+            if (!first) {
+                first = xmalloc(count * sizeof *first);
+                memcpy(first, w.C, count * sizeof *first);
+            } else if (memcmp(first, w.C, count * sizeof *first) != 0) {
+                for (size_t i = 0; i < count; i++)
+                    cs->differing += memcmp(&first[i], &w.C[i], sizeof *first) != 0;
+                cs->verdict = CHECK_UNSTABLE;
+                snprintf(cs->message, sizeof cs->message,
+                         "launch %d of %d gave a different result from launch 1 on the same inputs (%lld of "
+                         "%zu elements differ), though each was within the tolerance: work-items race, "
+                         "most likely for local memory (a missing barrier)",
+                         rep + 1, x->repeat, cs->differing, count);
+            }
+        }
+        run_result_free(&rr);
+    }
+    free(first);
+    workspace_free(&w);
+}
+
+/* The kernel and the compared lesson at the speed size, in one workspace. */
+static void measure_speed(struct ocl *cl, const struct exercise *x, const struct lesson_set *lessons,
+                          const struct lesson *l, const struct param_set *ps, const struct check_options *o,
+                          struct check_report *r)
+{
+    const struct lesson *versus = lesson_set_find(lessons, x->versus);
+    struct run_result mine, theirs;
+    struct workspace w;
+    struct error e;
+
+    if (x->speed == SPEED_PREDICT && !o->has_prediction) {
+        r->speed = CHECK_SPEED_PREDICT_FIRST;
+        snprintf(r->speed_message, sizeof r->speed_message,
+                 "predict first: how many times as fast as lesson %d do you expect your kernel to be at "
+                 "%lldx%lldx%lld? (the tutor asks; on the command line, --predict R)",
+                 x->versus, r->speed_size.m, r->speed_size.n, r->speed_size.k);
+        return;
+    }
+    r->speed = CHECK_SPEED_FAILED;
+    error_init(&e);
+    if (!versus) {
+        snprintf(r->speed_message, sizeof r->speed_message, "no lesson %d to compare with", x->versus);
+        return;
+    }
+    if (workspace_init(&w, cl, r->speed_size, o->measure.seed, &e) < 0) {
+        str_copy(r->speed_message, sizeof r->speed_message, e.msg);
+        return;
+    }
+    run_result_init(&mine);
+    run_result_init(&theirs);
+    measure_lesson(&w, l, ps, &o->measure, &mine);
+    if (mine.status == RUN_OK) {
+        struct measure_config cfg = o->measure;
+        cfg.source = NULL;
+        measure_lesson(&w, versus, NULL, &cfg, &theirs);
+    }
+    if (mine.status != RUN_OK) {
+        if (mine.status == RUN_WRONG) {
+            /* Wrong at a size the exercise did not list: the check as a whole fails. */
+            r->verdict = CHECK_WRONG;
+            r->speed = CHECK_SPEED_NONE;
+            snprintf(r->message, sizeof r->message, "wrong at %lldx%lldx%lld, the size of the speed measurement: %.250s",
+                     r->speed_size.m, r->speed_size.n, r->speed_size.k, mine.verify.detail);
+        } else {
+            snprintf(r->speed_message, sizeof r->speed_message, "your kernel at %lldx%lldx%lld: %s%s%.300s",
+                     r->speed_size.m, r->speed_size.n, r->speed_size.k, run_status_name(mine.status),
+                     mine.error.msg[0] ? ": " : "", mine.error.msg);
+        }
+    } else if (theirs.status != RUN_OK) {
+        snprintf(r->speed_message, sizeof r->speed_message, "lesson %d at %lldx%lldx%lld: %s: %.300s", x->versus,
+                 r->speed_size.m, r->speed_size.n, r->speed_size.k, run_status_name(theirs.status), theirs.error.msg);
+    } else {
+        r->gflops = mine.gflops.median;
+        r->versus_gflops = theirs.gflops.median;
+        r->ratio = r->versus_gflops > 0 ? r->gflops / r->versus_gflops : 0;
+        if (x->speed == SPEED_PREDICT)
+            r->speed = CHECK_SPEED_PREDICTED;
+        else if (!r->device_is_gpu)
+            r->speed = CHECK_SPEED_NOT_JUDGED;
+        else
+            r->speed = r->ratio >= x->ratio ? CHECK_SPEED_MET : CHECK_SPEED_MISSED;
+        if (r->speed == CHECK_SPEED_NOT_JUDGED)
+            snprintf(r->speed_message, sizeof r->speed_message,
+                     "the target is judged on GPUs only: this is a CPU device, whose speed-ups say little "
+                     "about a GPU's");
+        else if (!r->device_is_gpu)
+            snprintf(r->speed_message, sizeof r->speed_message,
+                     "measured on a CPU device, whose speed-ups say little about a GPU's");
+    }
+    run_result_free(&mine);
+    run_result_free(&theirs);
+    workspace_free(&w);
+}
+
+int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set *lessons,
+              const struct check_options *o, struct check_report *r, struct error *e)
+{
+    const char *shown = o->shown_name ? o->shown_name : o->file;
+    struct measure_config cfg = o->measure;
+    struct lesson l = x->l;
+    struct param_set ps;
+    char *source, *text;
+    size_t len;
+
+    (void)e;
+    memset(r, 0, sizeof *r);
+    r->exercise = x->number;
+    str_copy(r->title, sizeof r->title, x->l.title);
+    str_copy(r->file, sizeof r->file, o->file);
+    device_describe(cl->device, r->device, sizeof r->device);
+    r->device_is_gpu = (cl->device->type & CL_DEVICE_TYPE_GPU) != 0;
+    r->sizes_total = x->nsizes;
+    r->versus = x->versus;
+    r->target = x->ratio;
+    r->prediction = o->has_prediction ? o->prediction : 0;
+    r->speed_size = o->speed_size_given ? o->speed_size : r->device_is_gpu ? x->speed_size : x->sizes[0];
+    l.kernel_file = (char *)o->file;
+    param_set_defaults(&l, &ps);
+
+    text = files_read(o->file, LESSON_KERNEL_MAX, "your kernel", &len, e);
+    if (!text || strlen(text) != len) {
+        r->verdict = CHECK_FAILED;
+        if (text)
+            snprintf(r->message, sizeof r->message, "%s holds a NUL byte: a kernel is text", o->file);
+        else
+            snprintf(r->message, sizeof r->message, "%s", e->msg);
+        free(text);
+        return 0;
+    }
+    source = with_line_directive(text, shown);
+    free(text);
+    if (!build(cl, &l, &ps, source, shown, r)) {
+        free(source);
+        return 0;
+    }
+    cfg.source = source;
+    cfg.reps = CHECK_TIMED_REPS;
+    for (size_t i = 0; i < x->nsizes; i++) {
+        struct check_size *cs = &r->sizes[r->nsizes++];
+        cs->size = x->sizes[i];
+        cs->verdict = CHECK_VERIFIED;
+        check_size(cl, x, &l, &ps, &cfg, cs);
+        if (cs->verdict != CHECK_VERIFIED) {
+            r->verdict = cs->verdict;
+            set_message(r, cs->message);
+            break;
+        }
+    }
+    if (r->verdict == CHECK_VERIFIED && x->speed != SPEED_NONE) {
+        struct check_options so = *o;
+        so.measure.source = source;
+        measure_speed(cl, x, lessons, &l, &ps, &so, r);
+    }
+    free(source);
+    return 0;
+}

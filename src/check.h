@@ -1,0 +1,106 @@
+/* check.h: checking a student's kernel for an exercise: it builds, it is right at every size
+   the exercise names (each of several launches, and the launches agree bit for bit), and,
+   where the exercise asks, how fast it is beside a lesson measured in the same check.
+   Engine code: the command line and the screen print the same report. */
+#ifndef CLMM_CHECK_H
+#define CLMM_CHECK_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "errmap.h"
+#include "exercise.h"
+#include "measure.h"
+#include "ocl.h"
+#include "progress.h"
+
+enum check_verdict {
+    CHECK_VERIFIED,             /* right at every size, every launch */
+    CHECK_NOT_BUILT,            /* the kernel does not build */
+    CHECK_WRONG,                /* a result is wrong (the size's map says where) */
+    CHECK_UNSTABLE,             /* each launch close enough, but launches disagree: a race */
+    CHECK_REFUSED,              /* the device cannot run it (local memory, group size...) */
+    CHECK_FAILED,               /* a launch failed, or the file cannot be read */
+    CHECK_CANCELLED,
+};
+
+enum check_speed {
+    CHECK_SPEED_NONE,           /* the exercise has no speed goal, or the kernel is not verified */
+    CHECK_SPEED_MET,            /* target: the ratio reaches it */
+    CHECK_SPEED_MISSED,         /* target: it does not */
+    CHECK_SPEED_NOT_JUDGED,     /* target on a device that is not a GPU: measured, not judged */
+    CHECK_SPEED_PREDICT_FIRST,  /* predict: no prediction given, so nothing measured */
+    CHECK_SPEED_PREDICTED,      /* predict: measured beside the prediction */
+    CHECK_SPEED_FAILED,         /* the compared lesson or the kernel failed at the speed size */
+};
+
+struct check_size {
+    struct gemm_size size;
+    enum check_verdict verdict; /* CHECK_VERIFIED, or what went wrong at this size */
+    int launches;               /* verified launches */
+    double max_error, tolerance;
+    char message[1024];         /* what went wrong, in words; empty when verified */
+    struct errmap map;          /* CHECK_WRONG: where; ERRMAP_NONE when not mapped */
+    long long differing;        /* CHECK_UNSTABLE: elements that changed between launches */
+};
+
+struct check_options {
+    const char *file;           /* the student's kernel */
+    const char *shown_name;     /* the name build errors give it; NULL: file */
+    bool has_prediction;
+    double prediction;          /* the speed-up the student expects (SPEED_PREDICT) */
+    bool speed_size_given;
+    struct gemm_size speed_size;    /* instead of the exercise's */
+    struct measure_config measure;  /* seed, cancel, progress; budget and reps of the speed
+                                       measurement (the checks' own launches are fixed) */
+};
+
+struct check_report {
+    int exercise;
+    char title[128];
+    char file[4096];
+    char device[300];
+    bool device_is_gpu;
+    enum check_verdict verdict;
+    char message[1024];         /* the first problem, in words; empty when verified */
+    char *build_log;            /* CHECK_NOT_BUILT: the compiler's log, naming the student's
+                                   file; malloc'd, NULL when none */
+    int build_line;             /* the first error's line in the student's file; 0: not known */
+    struct check_size sizes[EXERCISE_MAX_SIZES];
+    size_t nsizes;              /* sizes checked (it stops at the first that fails) */
+    size_t sizes_total;
+    /* The speed part. */
+    enum check_speed speed;
+    int versus;                 /* the lesson compared with */
+    struct gemm_size speed_size;
+    double gflops, versus_gflops, ratio;    /* medians; 0 when not measured */
+    double target;              /* SPEED_TARGET's ratio */
+    double prediction;          /* as given */
+    char speed_message[512];    /* why it was not measured or not judged */
+};
+
+void check_report_free(struct check_report *r);
+
+/* Checks the file for exercise x on the open device; lessons holds the lesson compared with.
+   Returns 0 with the report filled (whatever the verdict), -1 only when nothing could be
+   checked at all (no memory) with e set. */
+int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set *lessons,
+              const struct check_options *o, struct check_report *r, struct error *e);
+
+/* Verified, and the speed goal reached or not judged. */
+bool check_passed(const struct check_report *r);
+
+/* The progress a report stands for (status, figures, verdict word, device). */
+void check_progress(const struct check_report *r, struct progress_check *c);
+
+/* "verified", "wrong", ...: one word, for JSON and the log. */
+const char *check_verdict_name(enum check_verdict v);
+
+/* Rewrites a build log so that it names the student's file: lines that start with an
+   implementation's name for the source ("<kernel>", "<stdin>", "input.cl", a temporary
+   .cl path) followed by :LINE: get shown_name instead. Returns a new malloc'd log and the
+   first error's line in *line (0 when none is found). */
+char *check_rewrite_log(const char *log, const char *shown_name, int *line);
+
+#endif

@@ -1,0 +1,524 @@
+/* excommands.c: the command-line modes of the exercises. */
+#include "excommands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "datadir.h"
+#include "files.h"
+#include "practice.h"
+#include "progress.h"
+#include "report.h"
+#include "str.h"
+#include "text.h"
+
+int excommands_load(const struct options *opts, const struct lesson_set *lessons, struct exercise_set *set)
+{
+    char dir[4096];
+    struct error e;
+
+    error_init(&e);
+    if (opts->exercises_dir)
+        snprintf(dir, sizeof dir, "%s", opts->exercises_dir);
+    else
+        snprintf(dir, sizeof dir, "%s/exercises", datadir_get());
+    if (exercise_set_load(dir, lessons, set, &e) < 0)
+        return commands_fail(EXIT_ENVIRONMENT, &e);
+    return EXIT_OK;
+}
+
+const char *excommands_workspace(const struct options *opts)
+{
+    return opts->workspace ? opts->workspace : PRACTICE_DEFAULT_DIR;
+}
+
+static void put_printable(FILE *out, const char *s)
+{
+    char *p = text_printable(s, true);
+    fputs(p, out);
+    free(p);
+}
+
+static const struct exercise *find_exercise(const struct exercise_set *set, int number)
+{
+    const struct exercise *x = exercise_set_find(set, number);
+    struct str s;
+    char numbers[400];
+
+    if (!x) {
+        str_init(&s, numbers, sizeof numbers);
+        for (size_t i = 0; i < set->count; i++)
+            str_appendf(&s, " ", "%d", set->items[i].number);
+        fprintf(stderr, "clmm-tutor: there is no exercise %d (exercises: %s)\nTry 'clmm-tutor --exercises'.\n",
+                number, numbers);
+    }
+    return x;
+}
+
+/* Asks a yes/no question on the terminal; false unless the answer starts with y. */
+static bool confirm(const char *question)
+{
+    char answer[32];
+
+    fprintf(stderr, "%s [y/N] ", question);
+    fflush(stderr);
+    if (!fgets(answer, sizeof answer, stdin))
+        return false;
+    return answer[0] == 'y' || answer[0] == 'Y';
+}
+
+/* ---- --exercises ---- */
+
+static int list_exercises(const struct options *opts, const struct exercise_set *set)
+{
+    char path[4096], file[4200], goal[256];
+    struct progress p;
+    int verified = 0, done = 0;
+    bool json = opts->format == FORMAT_JSON;
+
+    if (progress_path(path, sizeof path) < 0)
+        path[0] = '\0';
+    if (path[0])
+        progress_load(path, &p);
+    else
+        memset(&p, 0, sizeof p);
+    for (size_t i = 0; i < set->count; i++) {
+        verified += p.e[set->items[i].number].best >= PROGRESS_VERIFIED;
+        done += p.e[set->items[i].number].best >= PROGRESS_DONE;
+    }
+    if (json) {
+        printf("{\"workspace\": ");
+        report_json_string(stdout, excommands_workspace(opts));
+        printf(", \"progress_file\": ");
+        report_json_string(stdout, path);
+        printf(", \"total\": %zu, \"verified\": %d, \"done\": %d, \"exercises\": [", set->count, verified, done);
+    } else {
+        printf("Exercises (your files: %s/)\n", excommands_workspace(opts));
+        printf("  #  lesson  %-40s %-20s %6s %12s\n", "title", "status", "checks", "best GFLOPS");
+    }
+    for (size_t i = 0; i < set->count; i++) {
+        const struct exercise *x = &set->items[i];
+        const struct progress_entry *en = &p.e[x->number];
+        char *title = text_printable(x->l.title, false);
+        char bestg[32] = "-";
+
+        practice_file(excommands_workspace(opts), x, file, sizeof file);
+        exercise_goal_describe(x, goal, sizeof goal);
+        if (en->best_gflops > 0)
+            snprintf(bestg, sizeof bestg, "%.4g", en->best_gflops);
+        if (json) {
+            printf("%s\n  {\"number\": %d, \"lesson\": %d, \"title\": ", i ? "," : "", x->number, x->lesson);
+            report_json_string(stdout, x->l.title);
+            printf(", \"file\": ");
+            report_json_string(stdout, file);
+            printf(", \"goal\": ");
+            report_json_string(stdout, goal);
+            printf(", \"status\": ");
+            report_json_string(stdout, progress_status_name(en->best));
+            printf(", \"last_check\": ");
+            report_json_string(stdout, progress_status_name(en->last));
+            printf(", \"checks\": %d, \"best_gflops\": %.6g, \"hints_revealed\": %d, \"solution_shown\": %s}",
+                   en->checks, en->best_gflops, en->hints, en->solution_shown ? "true" : "false");
+        } else {
+            size_t cut = str_prefix(title, 40);
+            printf(" %2d  %4d    %.*s%*s %-20s %6d %12s\n", x->number, x->lesson, (int)cut, title,
+                   (int)(40 - str_columns(title, cut)), "", progress_status_name(en->best), en->checks, bestg);
+        }
+        free(title);
+    }
+    if (json) {
+        printf("\n]}\n");
+        return EXIT_OK;
+    }
+    printf("\n%d of %zu exercises verified", verified, set->count);
+    if (done != verified)
+        printf(", %d with their speed goal reached", done);
+    printf(".\n");
+    for (size_t i = 0; i < set->count; i++)
+        if (p.e[set->items[i].number].best < PROGRESS_DONE) {
+            printf("Next: clmm-tutor --exercise %d   (or check a file: clmm-tutor --check %d)\n",
+                   set->items[i].number, set->items[i].number);
+            break;
+        }
+    if (!path[0])
+        printf("(Progress is not kept: neither XDG_STATE_HOME nor HOME is set.)\n");
+    return EXIT_OK;
+}
+
+/* ---- --check ---- */
+
+static void print_size(FILE *out, const struct check_size *cs, bool utf8)
+{
+    char size[96], buf[512];
+
+    snprintf(size, sizeof size, "%lldx%lldx%lld", cs->size.m, cs->size.n, cs->size.k);
+    if (cs->verdict == CHECK_VERIFIED) {
+        fprintf(out, "  %-16s verified: %d launches, max error %.2g (tolerance %.2g)\n", size, cs->launches,
+                cs->max_error, cs->tolerance);
+        return;
+    }
+    fprintf(out, "  %-16s %s: ", size, check_verdict_name(cs->verdict));
+    put_printable(out, cs->message);
+    fputc('\n', out);
+    if (cs->verdict != CHECK_WRONG || cs->map.pattern == ERRMAP_NONE)
+        return;
+    errmap_summary(&cs->map, buf, sizeof buf);
+    fprintf(out, "    %s\n", buf);
+    errmap_hint(&cs->map, buf, sizeof buf);
+    fprintf(out, "    Hint: %s\n", buf);
+    fprintf(out, "    C, %d x %d cells of %lld x %lld elements%s (%s right, %s wrong, ? never written):\n",
+            cs->map.grid_rows, cs->map.grid_cols, cs->map.cell_rows, cs->map.cell_cols,
+            cs->map.tile_rows > 0 ? ", one per work-group tile where they fit" : "", utf8 ? "\u00b7" : ".",
+            utf8 ? "\u2588" : "#");
+    for (int row = 0; row < cs->map.grid_rows; row++) {
+        errmap_draw_row(&cs->map, row, utf8, buf, sizeof buf);
+        fprintf(out, "      %s\n", buf);
+    }
+}
+
+static void print_speed(FILE *out, const struct check_report *r)
+{
+    char size[96];
+
+    snprintf(size, sizeof size, "%lldx%lldx%lld", r->speed_size.m, r->speed_size.n, r->speed_size.k);
+    switch (r->speed) {
+    case CHECK_SPEED_NONE:
+        return;
+    case CHECK_SPEED_PREDICT_FIRST:
+    case CHECK_SPEED_FAILED:
+        fprintf(out, "Speed: ");
+        put_printable(out, r->speed_message);
+        fputc('\n', out);
+        return;
+    default:
+        break;
+    }
+    fprintf(out, "Speed at %s (median of timed launches): your kernel %.4g GFLOPS, lesson %d %.4g GFLOPS: %.2fx\n",
+            size, r->gflops, r->versus, r->versus_gflops, r->ratio);
+    if (r->speed == CHECK_SPEED_PREDICTED)
+        fprintf(out, "You predicted %.2fx; measured %.2fx (%s).\n", r->prediction, r->ratio,
+                r->ratio >= r->prediction * 0.8 && r->ratio <= r->prediction * 1.25 ? "close"
+                : r->ratio > r->prediction ? "faster than you expected" : "slower than you expected");
+    else if (r->speed == CHECK_SPEED_MET)
+        fprintf(out, "Target: at least %.2fx lesson %d: met.\n", r->target, r->versus);
+    else if (r->speed == CHECK_SPEED_MISSED)
+        fprintf(out, "Target: at least %.2fx lesson %d: not yet.\n", r->target, r->versus);
+    else
+        fprintf(out, "Target: at least %.2fx lesson %d: not judged.\n", r->target, r->versus);
+    if (r->speed_message[0]) {
+        fprintf(out, "  (");
+        put_printable(out, r->speed_message);
+        fprintf(out, ")\n");
+    }
+}
+
+void excommands_print_check(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8)
+{
+    fprintf(out, "Exercise %d: ", r->exercise);
+    put_printable(out, r->title);
+    fprintf(out, " (lesson %d)\nFile: ", x->lesson);
+    put_printable(out, r->file);
+    fprintf(out, "\nDevice: ");
+    put_printable(out, r->device);
+    fputc('\n', out);
+    if (r->verdict == CHECK_NOT_BUILT) {
+        fprintf(out, "Does not build");
+        if (r->build_line > 0)
+            fprintf(out, " (first error on line %d)", r->build_line);
+        fprintf(out, ":\n");
+        if (r->build_log)
+            put_printable(out, r->build_log);
+        else
+            put_printable(out, r->message);
+        fputc('\n', out);
+    } else if (r->verdict == CHECK_FAILED && r->nsizes == 0) {
+        put_printable(out, r->message);
+        fputc('\n', out);
+    } else {
+        fprintf(out, "Builds. Verified at each size over %d launches on the same inputs:\n", x->repeat);
+        for (size_t i = 0; i < r->nsizes; i++)
+            print_size(out, &r->sizes[i], utf8);
+        for (size_t i = r->nsizes; i < r->sizes_total; i++)
+            fprintf(out, "  %lldx%lldx%lld%*s not checked\n", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k, 4, "");
+        if (r->verdict == CHECK_WRONG && r->nsizes > 0 && r->sizes[r->nsizes - 1].verdict == CHECK_VERIFIED) {
+            fprintf(out, "  ");
+            put_printable(out, r->message);
+            fputc('\n', out);
+        }
+        print_speed(out, r);
+    }
+    if (check_passed(r))
+        fprintf(out, "Result: verified%s.\n", r->speed == CHECK_SPEED_MET ? ", target met"
+                                               : r->speed == CHECK_SPEED_PREDICTED ? ", prediction measured" : "");
+    else if (r->verdict == CHECK_VERIFIED)
+        fprintf(out, "Result: verified; %s.\n", r->speed == CHECK_SPEED_PREDICT_FIRST ? "now predict, then measure"
+                                               : "the speed goal is not reached yet");
+    else
+        fprintf(out, "Result: not verified yet (%s).\n", check_verdict_name(r->verdict));
+}
+
+static void json_size(FILE *out, const struct gemm_size *s)
+{
+    fprintf(out, "\"%lldx%lldx%lld\"", s->m, s->n, s->k);
+}
+
+static void json_double(FILE *out, const char *key, double v, bool known)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (known)
+        fprintf(out, "%.6g", v);
+    else
+        fputs("null", out);
+}
+
+void excommands_print_check_json(FILE *out, const struct check_report *r)
+{
+    static const char *const speeds[] = { "none", "met", "missed", "not-judged", "predict-first", "predicted",
+                                          "failed" };
+    bool measured = r->gflops > 0;
+
+    fprintf(out, "{\"exercise\": %d, \"title\": ", r->exercise);
+    report_json_string(out, r->title);
+    fprintf(out, ", \"file\": ");
+    report_json_string(out, r->file);
+    fprintf(out, ", \"device\": ");
+    report_json_string(out, r->device);
+    fprintf(out, ", \"verdict\": \"%s\", \"passed\": %s, \"message\": ", check_verdict_name(r->verdict),
+            check_passed(r) ? "true" : "false");
+    report_json_string(out, r->message);
+    fprintf(out, ", \"build_log\": ");
+    if (r->build_log)
+        report_json_string(out, r->build_log);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"build_line\": %d, \"sizes\": [", r->build_line);
+    for (size_t i = 0; i < r->nsizes; i++) {
+        const struct check_size *cs = &r->sizes[i];
+        fprintf(out, "%s\n  {\"size\": ", i ? "," : "");
+        json_size(out, &cs->size);
+        fprintf(out, ", \"verdict\": \"%s\", \"launches\": %d", check_verdict_name(cs->verdict), cs->launches);
+        json_double(out, "max_error", cs->max_error, true);
+        json_double(out, "tolerance", cs->tolerance, true);
+        fprintf(out, ", \"message\": ");
+        report_json_string(out, cs->message);
+        fprintf(out, ", \"error_pattern\": ");
+        if (cs->map.pattern != ERRMAP_NONE && cs->verdict == CHECK_WRONG) {
+            report_json_string(out, errmap_pattern_name(cs->map.pattern));
+            fprintf(out, ", \"wrong_elements\": %lld, \"unwritten_elements\": %lld, \"map\": [", cs->map.wrong,
+                    cs->map.unwritten);
+            for (int row = 0; row < cs->map.grid_rows; row++) {
+                char buf[3 * ERRMAP_MAX_COLS + 1];
+                errmap_draw_row(&cs->map, row, false, buf, sizeof buf);
+                fprintf(out, "%s", row ? ", " : "");
+                report_json_string(out, buf);
+            }
+            fprintf(out, "]");
+        } else {
+            fputs("null", out);
+        }
+        fprintf(out, ", \"differing_elements\": %lld}", cs->differing);
+    }
+    fprintf(out, "%s], \"speed\": {\"state\": \"%s\", \"size\": ", r->nsizes ? "\n" : "", speeds[r->speed]);
+    json_size(out, &r->speed_size);
+    fprintf(out, ", \"versus_lesson\": %d", r->versus);
+    json_double(out, "gflops", r->gflops, measured);
+    json_double(out, "versus_gflops", r->versus_gflops, measured);
+    json_double(out, "ratio", r->ratio, measured);
+    json_double(out, "target", r->target, r->target > 0);
+    json_double(out, "prediction", r->prediction, r->prediction > 0);
+    fprintf(out, ", \"message\": ");
+    report_json_string(out, r->speed_message);
+    fprintf(out, "}}\n");
+}
+
+/* The student's file: FILE, or the workspace's, created from the start when absent. */
+static int student_file(const struct options *opts, const struct exercise *x, char *path, size_t len)
+{
+    struct error e;
+    bool created;
+
+    error_init(&e);
+    if (opts->check_file) {
+        snprintf(path, len, "%s", opts->check_file);
+        return EXIT_OK;
+    }
+    if (practice_prepare(excommands_workspace(opts), x, path, len, &created, &e) < 0)
+        return commands_fail(EXIT_ENVIRONMENT, &e);
+    if (created)
+        fprintf(stderr, "clmm-tutor: created %s from the starting kernel of exercise %d: edit it, then check "
+                        "again\n", path, x->number);
+    return EXIT_OK;
+}
+
+static void record(const struct check_report *r)
+{
+    char path[4096];
+    struct progress_check c;
+    struct error e;
+
+    error_init(&e);
+    if (r->verdict == CHECK_CANCELLED || progress_path(path, sizeof path) < 0)
+        return;
+    check_progress(r, &c);
+    if (progress_record(path, &c, NULL, &e) < 0)
+        fprintf(stderr, "clmm-tutor: your progress was not saved: %s\n", e.msg);
+}
+
+static int check(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x)
+{
+    struct check_options co = { 0 };
+    struct check_report r;
+    struct device_list list;
+    struct ocl cl;
+    struct error e;
+    char path[4200];
+    size_t len;
+    char *text;
+    int status;
+
+    error_init(&e);
+    if ((status = student_file(opts, x, path, sizeof path)) != EXIT_OK)
+        return status;
+    /* A file that cannot be read is the caller's mistake: said before the device opens. */
+    if (!(text = files_read(path, LESSON_KERNEL_MAX, "your kernel", &len, &e)))
+        return commands_fail(EXIT_ENVIRONMENT, &e);
+    free(text);
+    if ((status = commands_open_device(opts, &list, &cl)) != EXIT_OK)
+        return status;
+    co.file = path;
+    co.has_prediction = opts->has_prediction;
+    co.prediction = opts->prediction;
+    co.speed_size_given = opts->size_given;
+    co.speed_size = opts->sizes[0];
+    co.measure = opts->measure;
+    if (check_run(&cl, x, lessons, &co, &r, &e) < 0) {
+        status = commands_fail(EXIT_ENVIRONMENT, &e);
+    } else {
+        if (opts->format == FORMAT_JSON)
+            excommands_print_check_json(stdout, &r);
+        else
+            excommands_print_check(stdout, &r, x, false);
+        record(&r);
+        status = check_passed(&r) ? EXIT_OK : EXIT_RUN_FAILED;
+        check_report_free(&r);
+    }
+    ocl_close(&cl);
+    device_list_free(&list);
+    return status;
+}
+
+/* ---- --reset and --solution ---- */
+
+static int reset(const struct options *opts, const struct exercise *x)
+{
+    char path[4200], backup[4300], question[8800];
+    struct error e;
+
+    error_init(&e);
+    practice_file(excommands_workspace(opts), x, path, sizeof path);
+    if (access(path, F_OK) == 0 && !opts->yes) {
+        if (!isatty(STDIN_FILENO)) {
+            fprintf(stderr, "clmm-tutor: --reset %d replaces %s with the starting kernel (yours is kept as a "
+                            "numbered backup): add --yes to do it without a terminal to ask on\n", x->number, path);
+            return EXIT_USAGE;
+        }
+        snprintf(question, sizeof question, "Put the starting kernel of exercise %d back in %s? Your file is "
+                                            "kept as %s.~N~.", x->number, path, path);
+        if (!confirm(question)) {
+            fprintf(stderr, "clmm-tutor: nothing changed\n");
+            return EXIT_OK;
+        }
+    }
+    if (practice_reset(excommands_workspace(opts), x, backup, sizeof backup, &e) < 0)
+        return commands_fail(EXIT_ENVIRONMENT, &e);
+    printf("%s holds the starting kernel of exercise %d again", path, x->number);
+    if (backup[0])
+        printf("; your file is kept as %s", backup);
+    printf(".\n");
+    return EXIT_OK;
+}
+
+static int solution(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x)
+{
+    char path[4096], question[256];
+    struct progress p;
+    struct lesson sol;
+    struct error e;
+    size_t len;
+    char *text;
+
+    error_init(&e);
+    if (progress_path(path, sizeof path) < 0) {
+        fprintf(stderr, "clmm-tutor: the solution is shown after a check, and checks are not remembered here "
+                        "(neither XDG_STATE_HOME nor HOME is set)\n");
+        return EXIT_ENVIRONMENT;
+    }
+    progress_load(path, &p);
+    if (p.e[x->number].checks == 0) {
+        fprintf(stderr, "clmm-tutor: check your own kernel first (clmm-tutor --check %d); the solution is "
+                        "shown after at least one check\n", x->number);
+        return EXIT_RUN_FAILED;
+    }
+    if (!opts->yes && isatty(STDIN_FILENO)) {
+        snprintf(question, sizeof question, "Show the solution of exercise %d?", x->number);
+        if (!confirm(question)) {
+            fprintf(stderr, "clmm-tutor: not shown\n");
+            return EXIT_OK;
+        }
+    }
+    exercise_solution_lesson(x, lessons, &sol);
+    if (!(text = files_read(sol.kernel_file, LESSON_KERNEL_MAX, "the solution", &len, &e)))
+        return commands_fail(EXIT_ENVIRONMENT, &e);
+    printf("==== solution of exercise %d: %s ====\n", x->number, sol.kernel_file);
+    put_printable(stdout, text);
+    if (len && text[len - 1] != '\n')
+        putchar('\n');
+    free(text);
+    if (progress_note(path, x->number, 0, true, NULL, &e) < 0)
+        fprintf(stderr, "clmm-tutor: %s\n", e.msg);
+    return EXIT_OK;
+}
+
+/* --exercise N without a terminal: the task, then a check of the student's file. */
+static int walk_through(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x)
+{
+    char goal[256], path[4200];
+    int width = commands_terminal_width();
+
+    printf("Exercise %d: ", x->number);
+    put_printable(stdout, x->l.title);
+    printf(" (lesson %d)\n\n", x->lesson);
+    text_print(stdout, x->l.text, width);
+    exercise_goal_describe(x, goal, sizeof goal);
+    printf("\nGoal: verified at");
+    for (size_t i = 0; i < x->nsizes; i++)
+        printf("%s %lldx%lldx%lld", i ? "," : "", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k);
+    printf("%s%s.\n", goal[0] ? "; " : "", goal);
+    practice_file(excommands_workspace(opts), x, path, sizeof path);
+    printf("Hints: %zu (in the tutor, key h)\n\n", x->nhints);
+    fflush(stdout);
+    return check(opts, lessons, x);
+}
+
+int excommands_run(const struct options *opts, const struct lesson_set *lessons, const struct exercise_set *set)
+{
+    const struct exercise *x = NULL;
+
+    if (opts->mode == MODE_EXERCISES)
+        return list_exercises(opts, set);
+    if (!(x = find_exercise(set, opts->exercise)))
+        return EXIT_USAGE;
+    switch (opts->mode) {
+    case MODE_CHECK:
+        return check(opts, lessons, x);
+    case MODE_RESET:
+        return reset(opts, x);
+    case MODE_SOLUTION:
+        return solution(opts, lessons, x);
+    default:
+        return walk_through(opts, lessons, x);
+    }
+}

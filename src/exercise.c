@@ -1,0 +1,421 @@
+/* exercise.c: reading exercise files and the exercise directory. An exercise file is a
+   lesson file with keys of its own, read by lesson.c with the hook below. */
+#include "exercise.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "files.h"
+#include "options.h"
+#include "str.h"
+#include "xalloc.h"
+
+struct reading {
+    struct exercise *x;
+    const char *const *kernel_dirs;
+    char seen[8][16];           /* the exercise keys given once, met so far */
+    size_t nseen;
+    bool has_lesson, has_sizes, has_solution, has_repeat;
+};
+
+static int once(struct reading *rd, const char *key, struct error *e)
+{
+    for (size_t i = 0; i < rd->nseen; i++)
+        if (strcmp(rd->seen[i], key) == 0) {
+            error_set(e, "\"%s\" is given twice", key);
+            return -1;
+        }
+    if (rd->nseen < sizeof rd->seen / sizeof rd->seen[0])
+        snprintf(rd->seen[rd->nseen++], sizeof rd->seen[0], "%s", key);
+    return 0;
+}
+
+/* "--size: 12x" from options_parse_sizes, said of the key instead. */
+static int parse_sizes(const char *key, const char *value, struct gemm_size *out, size_t max, size_t *count,
+                       struct error *e)
+{
+    struct gemm_size sizes[OPTIONS_MAX_SIZES];
+    char compact[512];
+    size_t n = 0, c = 0;
+
+    for (const char *p = value; *p && n + 1 < sizeof compact; p++)
+        if (*p != ' ' && *p != '\t')
+            compact[n++] = *p;
+    compact[n] = '\0';
+    if (options_parse_sizes(compact, sizes, &c, e) < 0) {
+        char msg[sizeof e->msg];
+        const char *m = strncmp(e->msg, "--size: ", 8) == 0 ? e->msg + 8 : e->msg;
+        snprintf(msg, sizeof msg, "%s", m);
+        error_set(e, "%s: %s", key, msg);
+        return -1;
+    }
+    if (c > max) {
+        error_set(e, "%s: at most %zu sizes, found %zu", key, max, c);
+        return -1;
+    }
+    memcpy(out, sizes, c * sizeof *sizes);
+    *count = c;
+    return 0;
+}
+
+static int parse_lesson_number(const char *text, int *out)
+{
+    long long n;
+
+    if (str_to_ll(text, &n) < 0 || n < 0 || n > 99)
+        return -1;
+    *out = (int)n;
+    return 0;
+}
+
+/* "lesson L at SIZE": the lesson compared with and the size. */
+static int parse_versus(const char *key, const char *value, struct exercise *x, struct error *e)
+{
+    char lesson[32], at[8];
+    int used = 0;
+    size_t count;
+
+    if (sscanf(value, "lesson %31s %7s %n", lesson, at, &used) != 2 || strcmp(at, "at") != 0 ||
+        parse_lesson_number(lesson, &x->versus) < 0) {
+        error_set(e, "%s: expected \"%slesson L at SIZE\" (L a lesson number, SIZE as N or MxNxK), "
+                     "found \"%s\"", key, strcmp(key, "target") == 0 ? "R x " : "", value);
+        return -1;
+    }
+    return parse_sizes(key, value + used, &x->speed_size, 1, &count, e);
+}
+
+static int parse_target(const char *value, struct exercise *x, struct error *e)
+{
+    char *end;
+    double r = strtod(value, &end);
+
+    while (*end == ' ')
+        end++;
+    if (end == value || !isfinite(r) || r < 0.1 || r > 100 || *end != 'x' || end[1] != ' ') {
+        error_set(e, "target: expected \"R x lesson L at SIZE\" with R a number from 0.1 to 100 (for "
+                     "example 1.2 x lesson 5 at 2048), found \"%s\"", value);
+        return -1;
+    }
+    x->ratio = r;
+    x->speed = SPEED_TARGET;
+    for (end++; *end == ' '; end++)
+        ;
+    return parse_versus("target", end, x, e);
+}
+
+static char *find_file(struct reading *rd, const char *key, const char *name, struct error *e)
+{
+    char path[4096];
+
+    if (strchr(name, '/') || strcmp(name, "..") == 0 || strcmp(name, ".") == 0 || name[0] == '\0') {
+        error_set(e, "%s: \"%s\" must be a file name in the exercise directory, without a /", key, name);
+        return NULL;
+    }
+    for (size_t i = 0; rd->kernel_dirs[i]; i++) {
+        struct error ignored;
+        size_t len;
+        char *text;
+
+        error_init(&ignored);
+        snprintf(path, sizeof path, "%s/%s", rd->kernel_dirs[i], name);
+        text = files_read(path, LESSON_KERNEL_MAX, "a kernel", &len, &ignored);
+        if (text) {
+            free(text);
+            return xstrdup(path);
+        }
+        if (errno != ENOENT) {
+            error_set(e, "%s: %s", key, ignored.msg);
+            return NULL;
+        }
+    }
+    error_set(e, "%s: no file \"%s\" in %s", key, name, rd->kernel_dirs[0]);
+    return NULL;
+}
+
+static int exercise_key(void *ctx, struct lesson *l, const char *key, const char *value, struct error *e)
+{
+    struct reading *rd = ctx;
+    struct exercise *x = rd->x;
+    int n;
+
+    if (strcmp(key, "exercise") == 0) {
+        if (once(rd, key, e) < 0)
+            return -1;
+        if (parse_lesson_number(value, &n) < 0 || n < 1) {
+            error_set(e, "exercise number \"%s\" is not an integer from 1 to 99", value);
+            return -1;
+        }
+        x->number = l->number = n;
+        return 1;
+    }
+    if (strcmp(key, "lesson") == 0) {
+        if (once(rd, key, e) < 0)
+            return -1;
+        if (parse_lesson_number(value, &x->lesson) < 0) {
+            error_set(e, "lesson: \"%s\" is not a lesson number from 0 to 99 (the lesson the exercise "
+                         "belongs to)", value);
+            return -1;
+        }
+        rd->has_lesson = true;
+        return 1;
+    }
+    if (strcmp(key, "sizes") == 0) {
+        if (once(rd, key, e) < 0 || parse_sizes(key, value, x->sizes, EXERCISE_MAX_SIZES, &x->nsizes, e) < 0)
+            return -1;
+        rd->has_sizes = true;
+        return 1;
+    }
+    if (strcmp(key, "repeat") == 0) {
+        long long r;
+        if (once(rd, key, e) < 0)
+            return -1;
+        if (str_to_ll(value, &r) < 0 || r < 1 || r > EXERCISE_MAX_REPEAT) {
+            error_set(e, "repeat: \"%s\" is not a number of launches from 1 to 20", value);
+            return -1;
+        }
+        x->repeat = (int)r;
+        return 1;
+    }
+    if (strcmp(key, "solution") == 0) {
+        if (once(rd, key, e) < 0)
+            return -1;
+        rd->has_solution = true;
+        if (strcmp(value, "lesson") == 0)
+            return 1;
+        return (x->solution_file = find_file(rd, key, value, e)) ? 1 : -1;
+    }
+    if (strcmp(key, "hint") == 0) {
+        if (x->nhints == EXERCISE_MAX_HINTS) {
+            error_set(e, "at most %d hints", EXERCISE_MAX_HINTS);
+            return -1;
+        }
+        if (value[0] == '\0') {
+            error_set(e, "%s", "hint: empty");
+            return -1;
+        }
+        x->hints[x->nhints++] = xstrdup(value);
+        return 1;
+    }
+    if (strcmp(key, "target") == 0 || strcmp(key, "predict") == 0) {
+        if (x->speed != SPEED_NONE) {
+            error_set(e, "%s", "an exercise has at most one target or predict line");
+            return -1;
+        }
+        if (key[0] == 't')
+            return parse_target(value, x, e) < 0 ? -1 : 1;
+        x->speed = SPEED_PREDICT;
+        return parse_versus(key, value, x, e) < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+int exercise_parse(const char *file, const char *text, const char *const *kernel_dirs,
+                   struct exercise *x, struct error *e)
+{
+    struct reading rd = { .x = x, .kernel_dirs = kernel_dirs };
+    struct lesson_extra extra = { exercise_key, &rd, "exercise", true };
+    const char *missing = NULL;
+
+    memset(x, 0, sizeof *x);
+    x->number = -1;
+    x->repeat = EXERCISE_DEFAULT_REPEAT;
+    if (lesson_parse_extra(file, text, kernel_dirs, &extra, &x->l, e) < 0) {
+        exercise_free(x);
+        return -1;
+    }
+    if (!rd.has_lesson)
+        missing = "lesson";
+    else if (!rd.has_sizes)
+        missing = "sizes";
+    else if (!rd.has_solution)
+        missing = "solution";
+    else if (x->l.engine != ENGINE_OPENCL)
+        missing = NULL;
+    if (missing) {
+        error_set(e, "%s: the header has no \"%s:\" line", file, missing);
+        exercise_free(x);
+        return -1;
+    }
+    if (x->l.engine != ENGINE_OPENCL) {
+        error_set(e, "%s: an exercise is an OpenCL kernel: \"engine: host\" is not allowed", file);
+        exercise_free(x);
+        return -1;
+    }
+    x->start_file = xstrdup(x->l.kernel_file);
+    x->start_name = xstrdup(base_name(x->l.kernel_file));
+    return 0;
+}
+
+void exercise_free(struct exercise *x)
+{
+    free(x->start_file);
+    free(x->start_name);
+    free(x->solution_file);
+    for (size_t i = 0; i < x->nhints; i++)
+        free(x->hints[i]);
+    if (x->l.file)
+        lesson_free(&x->l);
+    memset(x, 0, sizeof *x);
+}
+
+static int by_number(const void *a, const void *b)
+{
+    return ((const struct exercise *)a)->number - ((const struct exercise *)b)->number;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The lessons an exercise names exist in the set. */
+static int check_lessons(const struct exercise *x, const char *path, const struct lesson_set *lessons,
+                         struct error *e)
+{
+    if (!lesson_set_find(lessons, x->lesson)) {
+        error_set(e, "%s: exercise %d belongs to lesson %d, which the lesson set does not have", path,
+                  x->number, x->lesson);
+        return -1;
+    }
+    if (x->speed != SPEED_NONE && !lesson_set_find(lessons, x->versus)) {
+        error_set(e, "%s: exercise %d compares with lesson %d, which the lesson set does not have", path,
+                  x->number, x->versus);
+        return -1;
+    }
+    if (!x->solution_file && lesson_set_find(lessons, x->lesson)->engine != ENGINE_OPENCL) {
+        error_set(e, "%s: \"solution: lesson\" names lesson %d, which has no kernel", path, x->lesson);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_one(const char *path, const char *const *dirs, const struct lesson_set *lessons,
+                    struct exercise_set *set, struct error *e)
+{
+    struct exercise x;
+    size_t len;
+    char *text = files_read(path, LESSON_FILE_MAX, "an exercise file", &len, e);
+
+    if (!text)
+        return -1;
+    if (strlen(text) != len) {
+        error_set(e, "%s: holds a NUL byte: an exercise file is text", path);
+        free(text);
+        return -1;
+    }
+    if (exercise_parse(path, text, dirs, &x, e) < 0) {
+        free(text);
+        return -1;
+    }
+    free(text);
+    if (check_lessons(&x, path, lessons, e) < 0) {
+        exercise_free(&x);
+        return -1;
+    }
+    if (exercise_set_find(set, x.number)) {
+        error_set(e, "%s: exercise %d is also defined in %s", path, x.number,
+                  exercise_set_find(set, x.number)->l.file);
+        exercise_free(&x);
+        return -1;
+    }
+    for (size_t i = 0; i < set->count; i++)
+        if (strcmp(set->items[i].start_name, x.start_name) == 0) {
+            error_set(e, "%s: exercise %d starts from %s, as exercise %d does: each needs its own "
+                         "file in the workspace", path, x.number, x.start_name, set->items[i].number);
+            exercise_free(&x);
+            return -1;
+        }
+    set->items = xrealloc(set->items, (set->count + 1) * sizeof *set->items);
+    set->items[set->count++] = x;
+    return 0;
+}
+
+int exercise_set_load(const char *dir, const struct lesson_set *lessons, struct exercise_set *set,
+                      struct error *e)
+{
+    const char *dirs[] = { dir, NULL };
+    char path[4096];
+    struct dirent *d;
+    DIR *dh = opendir(dir);
+
+    memset(set, 0, sizeof *set);
+    if (!dh) {
+        error_set(e, "cannot open the exercise directory %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    set->dir = xstrdup(dir);
+    while ((d = readdir(dh)) != NULL) {
+        if (!has_suffix(d->d_name, ".exercise"))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
+        if (load_one(path, dirs, lessons, set, e) < 0) {
+            closedir(dh);
+            exercise_set_free(set);
+            return -1;
+        }
+    }
+    closedir(dh);
+    if (set->count == 0) {
+        error_set(e, "no *.exercise files in %s", dir);
+        exercise_set_free(set);
+        return -1;
+    }
+    qsort(set->items, set->count, sizeof *set->items, by_number);
+    return 0;
+}
+
+void exercise_set_free(struct exercise_set *set)
+{
+    for (size_t i = 0; i < set->count; i++)
+        exercise_free(&set->items[i]);
+    free(set->items);
+    free(set->dir);
+    memset(set, 0, sizeof *set);
+}
+
+const struct exercise *exercise_set_find(const struct exercise_set *set, int number)
+{
+    int i = exercise_set_index(set, number);
+    return i < 0 ? NULL : &set->items[i];
+}
+
+int exercise_set_index(const struct exercise_set *set, int number)
+{
+    for (size_t i = 0; i < set->count; i++)
+        if (set->items[i].number == number)
+            return (int)i;
+    return -1;
+}
+
+void exercise_solution_lesson(const struct exercise *x, const struct lesson_set *lessons, struct lesson *out)
+{
+    const struct lesson *owner = lesson_set_find(lessons, x->lesson);
+
+    *out = x->l;
+    out->kernel_file = x->solution_file ? x->solution_file : owner ? owner->kernel_file : x->start_file;
+}
+
+void exercise_goal_describe(const struct exercise *x, char *buf, size_t len)
+{
+    char size[96];
+
+    buf[0] = '\0';
+    if (x->speed == SPEED_NONE)
+        return;
+    snprintf(size, sizeof size, "%lldx%lldx%lld", x->speed_size.m, x->speed_size.n, x->speed_size.k);
+    if (x->speed == SPEED_TARGET)
+        snprintf(buf, len, "at least %.2fx lesson %d at %s", x->ratio, x->versus, size);
+    else
+        snprintf(buf, len, "predict the speed-up over lesson %d at %s, then measure it", x->versus, size);
+}
