@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "ocl.h"
 #include "params.h"
 #include "reference.h"
@@ -30,7 +31,7 @@
 #define SWEEP_FIRST 64
 #define SWEEP_LAST 8192
 
-enum doing { DOING_NOTHING, DOING_LIVE, DOING_JOB, DOING_OTHER };
+enum doing { DOING_NOTHING, DOING_LIVE, DOING_JOB, DOING_CHECK, DOING_OTHER };
 
 struct session {
     const struct lesson_set *lessons;
@@ -59,6 +60,14 @@ struct session {
     struct param_origin *origin;    /* where each lesson's parameters came from */
     bool *hand_set;             /* changed with t: kept over a change of size */
     char **sources;             /* the kernel text measured, per lesson; replaced by a reload */
+
+    /* Checks of exercises: the one asked for (check_want) and the newest report. */
+    const struct exercise *check_exercise;
+    struct check_options check_want;
+    char check_file[4096], check_shown[4096];
+    bool check_pending;
+    unsigned long check_serial;     /* bumped by each report */
+    struct check_report check_report;
 
     struct session_view view;
     struct results results;     /* every run of the session; the view's bars are summed from it */
@@ -770,6 +779,48 @@ static void reload(struct session *s)
     set_idle(s);
 }
 
+/* A check of an exercise, on the open device: the live measurement waits meanwhile. */
+static void run_check(struct session *s)
+{
+    const struct exercise *x = s->check_exercise;
+    struct check_options o = s->check_want;
+    struct check_report rep;
+    struct error e;
+    char file[sizeof s->check_file], shown[sizeof s->check_shown];
+    int rc;
+
+    s->check_pending = false;
+    s->doing = DOING_CHECK;
+    s->view.checking = true;
+    atomic_store(&s->cancel, 0);
+    memcpy(file, s->check_file, sizeof file);
+    memcpy(shown, s->check_shown, sizeof shown);
+    o.file = file;
+    o.shown_name = shown;
+    o.measure.cancel = &s->cancel;
+    o.measure.progress = NULL;
+    set_activity(s, "checking exercise %d", x->number);
+    pthread_mutex_unlock(&s->lock);
+    error_init(&e);
+    rc = check_run(&s->cl, x, s->lessons, &o, &rep, &e);
+    pthread_mutex_lock(&s->lock);
+    s->view.checking = false;
+    if (rc == 0 && rep.verdict != CHECK_CANCELLED && !s->check_pending) {
+        check_report_free(&s->check_report);
+        s->check_report = rep;
+        s->check_serial++;
+        s->view.check_serial = s->check_serial;
+    } else if (rc == 0) {
+        /* Stopped by a change of size or device rather than by a newer check: run again. */
+        if (!s->check_pending && !s->quit)
+            s->check_pending = true;
+        s->view.checking = s->check_pending;
+        check_report_free(&rep);
+    }
+    error_clear(&e);
+    set_idle(s);
+}
+
 static void *worker(void *arg)
 {
     struct session *s = arg;
@@ -783,6 +834,8 @@ static void *worker(void *arg)
             pthread_cond_wait(&s->wake, &s->lock);
         else if (!same_size(s->want_size, s->view.size) || (!s->w_ready && !s->view.size_error[0]))
             resize(s);
+        else if (s->check_pending)
+            run_check(s);
         else if (s->reload >= 0)
             reload(s);
         else if (!s->w_ready)
@@ -873,6 +926,7 @@ bool session_stop(struct session *s, double timeout_s)
         free(s->sources[i]);
     free(s->sources);
     results_free(&s->results);
+    check_report_free(&s->check_report);
     free(s->params);
     free(s->origin);
     free(s->hand_set);
@@ -909,6 +963,38 @@ char *session_source(struct session *s, int lesson_index)
         copy = xstrdup(s->sources[lesson_index]);
     pthread_mutex_unlock(&s->lock);
     return copy;
+}
+
+void session_check(struct session *s, const struct exercise *x, const struct check_options *o)
+{
+    pthread_mutex_lock(&s->lock);
+    s->check_exercise = x;
+    s->check_want = *o;
+    str_copy(s->check_file, sizeof s->check_file, o->file);
+    str_copy(s->check_shown, sizeof s->check_shown, o->shown_name ? o->shown_name : o->file);
+    s->check_pending = true;
+    s->view.checking = true;
+    /* The check goes first: a live run or an older check stops between two launches. */
+    if (s->doing == DOING_LIVE || s->doing == DOING_CHECK)
+        atomic_store(&s->cancel, 1);
+    pthread_cond_signal(&s->wake);
+    publish(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+bool session_check_report(struct session *s, unsigned long *seen, struct check_report *out)
+{
+    bool newer;
+
+    pthread_mutex_lock(&s->lock);
+    newer = s->check_serial != *seen;
+    if (newer) {
+        *out = s->check_report;
+        out->build_log = s->check_report.build_log ? xstrdup(s->check_report.build_log) : NULL;
+        *seen = s->check_serial;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return newer;
 }
 
 void session_set_lesson(struct session *s, int lesson_index)

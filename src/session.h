@@ -11,7 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "check.h"
 #include "device.h"
+#include "exercise.h"
 #include "geometry.h"
 #include "lesson.h"
 #include "measure.h"
@@ -111,6 +113,10 @@ struct session_view {
     char build_log[16384];
 
     unsigned long sources_version;  /* changes when a kernel is reloaded */
+
+    /* Checks of exercises. */
+    bool checking;              /* one is asked for or running */
+    unsigned long check_serial; /* the newest report's (session_check_report) */
 };
 
 struct session;
@@ -143,6 +149,14 @@ void session_cancel_job(struct session *s);
 /* Reads the lesson's kernel from disk again and builds it; on success it replaces the one
    measured, else the error and its log go to the view and the old kernel stays. */
 void session_reload(struct session *s, int lesson_index);
+/* Checks exercise x (which must outlive the session) with o (its strings are copied) on the
+   open device, before anything else; a check already running is cancelled and started
+   again. The live measurement goes on afterwards unless paused. */
+void session_check(struct session *s, const struct exercise *x, const struct check_options *o);
+/* When the newest check's report is not the one numbered *seen: copies it to *out (free it
+   with check_report_free), updates *seen and returns true. */
+bool session_check_report(struct session *s, unsigned long *seen, struct check_report *out);
+
 /* Forgets the sweep and tuner charts (the screen shows the live chart again). */
 void session_clear_charts(struct session *s);
 
