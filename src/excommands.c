@@ -241,8 +241,11 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
         fprintf(out, "Builds. Verified at each size over %d launches on the same inputs:\n", x->repeat);
         for (size_t i = 0; i < r->nsizes; i++)
             print_size(out, &r->sizes[i], utf8);
-        for (size_t i = r->nsizes; i < r->sizes_total; i++)
-            fprintf(out, "  %lldx%lldx%lld%*s not checked\n", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k, 4, "");
+        for (size_t i = r->nsizes; i < r->sizes_total; i++) {
+            char size[96];
+            snprintf(size, sizeof size, "%lldx%lldx%lld", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k);
+            fprintf(out, "  %-16s not checked\n", size);
+        }
         if (r->verdict == CHECK_WRONG && r->nsizes > 0 && r->sizes[r->nsizes - 1].verdict == CHECK_VERIFIED) {
             fprintf(out, "  ");
             put_printable(out, r->message);

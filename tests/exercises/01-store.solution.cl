@@ -1,0 +1,15 @@
+/* Test fixture: the naive kernel of lesson 1 with its store written. */
+__kernel void gemm_naive(const int M, const int N, const int K,
+                         const __global float *A,
+                         const __global float *B,
+                         __global float *C)
+{
+    const int row = get_global_id(0);
+    const int col = get_global_id(1);
+    float acc = 0.0f;
+
+    for (int k = 0; k < K; k++)
+        acc += A[k * M + row] * B[col * K + k];
+    /* C(row, col), column-major. */
+    C[col * M + row] = acc;
+}
