@@ -1,0 +1,78 @@
+#!/bin/sh
+# exercises.sh: every shipped exercise as a student meets it: the starting kernel, copied
+# into a fresh workspace, fails its check (it does not build, or it is not verified), and
+# the solution, printed by --solution after that check, passes. Needs an OpenCL device
+# (POCL will do); exits 77 without one.
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+tutor="$top_builddir/src/clmm-tutor"
+export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); echo "PASS: $1"; }
+not_ok() { failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/    | /' "$tmp/out" | head -40; }
+
+if ! "$tutor" --devices >"$tmp/out" 2>&1; then
+    echo "SKIP: no OpenCL device (clmm-tutor --devices failed): the exercises cannot be checked"
+    exit 77
+fi
+
+count=0
+for file in "$top_srcdir"/exercises/*.exercise; do
+    n=$(sed -n 's/^exercise:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$file")
+    start=$(sed -n 's/^kernel:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$file")
+    count=$((count + 1))
+    if [ -z "$n" ] || [ -z "$start" ]; then
+        : >"$tmp/out"
+        not_ok "$file: no exercise or kernel line"
+        continue
+    fi
+    name="exercise $n ($(basename "$file"))"
+    predict=
+    grep -q '^predict:' "$file" && predict="--predict 1.5"
+
+    grep -q 'TODO' "$top_srcdir/exercises/$start" && ok "$name: the starting kernel marks its gaps with TODO" ||
+        { : >"$tmp/out"; not_ok "$name: the starting kernel has no TODO"; }
+
+    # The start, copied into the workspace by the check itself.
+    "$tutor" --check "$n" --workspace "$tmp/ws" $predict >"$tmp/out" 2>&1
+    status=$?
+    if [ "$status" -eq 1 ] && grep -Eq 'Does not build|Result: not verified' "$tmp/out" &&
+        cmp -s "$tmp/ws/$start" "$top_srcdir/exercises/$start"; then
+        ok "$name: the starting kernel fails its check ($(grep -Eo 'Does not build|not verified yet \([a-z-]*\)' "$tmp/out" | head -1))"
+    else
+        echo "    exit status $status, expected 1 with a failed check" >>"$tmp/out"
+        not_ok "$name: the starting kernel fails its check"
+    fi
+
+    # The solution, shown only now that a check was made.
+    if "$tutor" --solution "$n" --yes </dev/null >"$tmp/out" 2>&1 && head -1 "$tmp/out" | grep -q '^==== solution'; then
+        sed 1d "$tmp/out" >"$tmp/solution-$n.cl"
+        "$tutor" --check "$n" "$tmp/solution-$n.cl" $predict >"$tmp/out" 2>&1
+        status=$?
+        if [ "$status" -eq 0 ] && grep -q '^Result: verified' "$tmp/out" && ! grep -q 'not checked' "$tmp/out"; then
+            ok "$name: the solution passes its check"
+        else
+            echo "    exit status $status, expected 0 and verified at every size" >>"$tmp/out"
+            not_ok "$name: the solution passes its check"
+        fi
+    else
+        not_ok "$name: --solution prints the solution after a check"
+    fi
+done
+
+[ "$count" -ge 10 ] && { : >"$tmp/out"; ok "at least ten exercises ($count)"; } ||
+    { : >"$tmp/out"; not_ok "at least ten exercises (found $count)"; }
+
+"$tutor" --exercises >"$tmp/out" 2>&1
+grep -Eq "^$count of $count exercises verified" "$tmp/out" && ok "--exercises: every exercise verified by its solution" ||
+    not_ok "--exercises: every exercise verified by its solution"
+
+echo "exercises.sh: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
