@@ -18,8 +18,8 @@
  * TS = 32 those four words lie in the same one of the 32 banks, and the
  * warp waits for four passes of local memory where one would do. Here
  * Btile is a plain float array whose lines are BLINE words long; the
- * exercise is to make that one word longer than a line needs, and to
- * index the tile accordingly.
+ * exercise is to pad each line so that the warp's four lines start in
+ * four different banks, and to index the tile accordingly.
  *
  * The engine pads M, N and K to multiples of TS, and the exercise requires
  * TS % WIDTH == 0, so every column of A, B and C splits into whole,
@@ -55,9 +55,10 @@ typedef float8 floatW;
  * BIDX(c, k): one line of BLINE words per tile column, k running along the
  * line.
  *
- * TODO: pad each line by one word, and write BIDX for lines of BLINE
- * words. (As shipped, BIDX puts every element in word 0: C comes out
- * wrong.)
+ * TODO: pad each line, and write BIDX for lines of BLINE words. The copy
+ * stores a vector of WIDTH words at a time: keep every line a whole
+ * number of vectors long, so that those stores stay aligned. (As
+ * shipped, BIDX puts every element in word 0: C comes out wrong.)
  */
 #define BLINE TS               /* TODO: the words in a line, padding included */
 #define BIDX(c, k) 0           /* TODO: the word of B(k0 + k, tile column c) */

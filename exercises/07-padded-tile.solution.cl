@@ -17,8 +17,8 @@
  * At each k its lanes read the words lc*TS + k of the four lines: with
  * TS = 32 those four words lie in the same one of the 32 banks, and the
  * warp waits for four passes of local memory where one would do. Here
- * Btile is a plain float array whose lines are TS + 1 words long: the
- * four words then fall in four neighbouring banks, one pass.
+ * Btile is a plain float array whose lines are TS + WIDTH words long: the
+ * four words then fall in four different banks, one pass.
  *
  * The engine pads M, N and K to multiples of TS, and the exercise requires
  * TS % WIDTH == 0, so every column of A, B and C splits into whole,
@@ -52,16 +52,18 @@ typedef float8 floatW;
 /*
  * Btile holds B(k0 + k, tile column c), for k and c in 0 .. TS-1, at word
  * BIDX(c, k): one line of BLINE words per tile column, k running along the
- * line. Word c*BLINE + k lies in bank (c + k) mod 32 when BLINE = 33: the
- * lines of the four columns in a warp start in four different banks.
+ * line. With TS = 32 and WIDTH = 4, BLINE = 36 and word c*36 + k lies in
+ * bank (4c + k) mod 32: the lines of the warp's four columns start in
+ * banks 0, 4, 8 and 12, and at any k their four words are in four
+ * different banks.
  *
- * The padding costs the vectors their alignment: a line no longer starts
- * on a multiple of WIDTH words, so the copy writes each vector with
- * vstoreN, which needs only float alignment. A GPU may split it into
- * WIDTH single stores; for each of them the 32 lanes of a warp, at words
- * lc*33 + lv*WIDTH + j, fall in 32 different banks.
+ * The padding is one whole vector, not one word: every line still starts
+ * on a multiple of WIDTH words, so the copy's vector stores stay aligned
+ * (vstoreN, which needs only float alignment, would accept a pad of one
+ * word too, but a GPU may then split each vector store into WIDTH single
+ * ones: measure both with the check).
  */
-#define BLINE (TS + 1)                   /* one word of padding per line */
+#define BLINE (TS + WIDTH)               /* one vector of padding per line */
 #define BIDX(c, k) ((c) * BLINE + (k))
 
 __kernel void gemm_padded_tile(const int M, const int N, const int K,

@@ -156,7 +156,10 @@ static bool build(struct ocl *cl, const struct lesson *l, const struct param_set
     }
     r->verdict = CHECK_NOT_BUILT;
     snprintf(r->message, sizeof r->message, "%s does not build", shown);
-    if (e.detail)
+    if (strstr(e.msg, "CL_INVALID_KERNEL_NAME"))
+        snprintf(r->message, sizeof r->message, "%.300s builds, but has no __kernel function called %.100s: the "
+                 "exercise launches that one (its entry line)", shown, l->entry);
+    else if (e.detail)
         r->build_log = check_rewrite_log(e.detail, shown, &r->build_line);
     else
         snprintf(r->message, sizeof r->message, "%.200s does not build: %.700s", shown, e.msg);
@@ -323,7 +326,8 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
     r->versus = x->versus;
     r->target = x->ratio;
     r->prediction = o->has_prediction ? o->prediction : 0;
-    r->speed_size = o->speed_size_given ? o->speed_size : r->device_is_gpu ? x->speed_size : x->sizes[0];
+    if (x->speed != SPEED_NONE)
+        r->speed_size = o->speed_size_given ? o->speed_size : r->device_is_gpu ? x->speed_size : x->sizes[0];
     l.kernel_file = (char *)o->file;
     param_set_defaults(&l, &ps);
 

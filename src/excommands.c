@@ -325,8 +325,15 @@ void excommands_print_check_json(FILE *out, const struct check_report *r)
         fprintf(out, ", \"differing_elements\": %lld}", cs->differing);
     }
     fprintf(out, "%s], \"speed\": {\"state\": \"%s\", \"size\": ", r->nsizes ? "\n" : "", speeds[r->speed]);
-    json_size(out, &r->speed_size);
-    fprintf(out, ", \"versus_lesson\": %d", r->versus);
+    if (r->speed_size.m > 0)
+        json_size(out, &r->speed_size);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"versus_lesson\": ");
+    if (r->speed_size.m > 0)
+        fprintf(out, "%d", r->versus);
+    else
+        fputs("null", out);
     json_double(out, "gflops", r->gflops, measured);
     json_double(out, "versus_gflops", r->versus_gflops, measured);
     json_double(out, "ratio", r->ratio, measured);
