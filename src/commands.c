@@ -390,7 +390,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
     if ((status = load_lessons(opts, &set)) != EXIT_OK)
         return status;
     if (opts->mode == MODE_EXERCISES || opts->mode == MODE_CHECK || opts->mode == MODE_RESET ||
-        opts->mode == MODE_SOLUTION || (opts->mode == MODE_TUTOR && opts->exercise != EXERCISE_UNSET)) {
+        opts->mode == MODE_SOLUTION || opts->mode == MODE_HINT || (opts->mode == MODE_TUTOR && opts->exercise != EXERCISE_UNSET)) {
         status = exercises(opts, &set, screen);
         lesson_set_free(&set);
         return status;

@@ -261,6 +261,9 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
                                                : "the speed goal is not reached yet");
     else
         fprintf(out, "Result: not verified yet (%s).\n", check_verdict_name(r->verdict));
+    if (!check_passed(r) && x->nhints > 0 && r->verdict != CHECK_VERIFIED)
+        fprintf(out, "Stuck? clmm-tutor --hint %d reveals a hint (%zu in all; in the tutor, its hint key).\n",
+                x->number, x->nhints);
 }
 
 static void json_size(FILE *out, const struct gemm_size *s)
@@ -492,6 +495,46 @@ static int solution(const struct options *opts, const struct lesson_set *lessons
     return EXIT_OK;
 }
 
+/* ---- --hint ---- */
+
+static int hint(const struct exercise *x)
+{
+    char path[4096];
+    struct progress p;
+    struct error e;
+    int shown;
+
+    error_init(&e);
+    if (x->nhints == 0) {
+        printf("Exercise %d has no hints.\n", x->number);
+        return EXIT_OK;
+    }
+    if (progress_path(path, sizeof path) < 0) {
+        memset(&p, 0, sizeof p);
+        p.e[x->number].hints = (int)x->nhints - 1;
+        fprintf(stderr, "clmm-tutor: neither XDG_STATE_HOME nor HOME is set: every hint is shown, none "
+                        "remembered\n");
+    } else {
+        progress_load(path, &p);
+        shown = p.e[x->number].hints;
+        if (shown < (int)x->nhints && progress_note(path, x->number, shown + 1, false, &p, &e) < 0)
+            return commands_fail(EXIT_ENVIRONMENT, &e);
+        if (shown >= (int)x->nhints)
+            p.e[x->number].hints = (int)x->nhints;
+    }
+    shown = p.e[x->number].hints < (int)x->nhints ? p.e[x->number].hints : (int)x->nhints;
+    if (shown < 1)
+        shown = 1;
+    for (int i = 0; i < shown; i++) {
+        printf("Hint %d of %zu: ", i + 1, x->nhints);
+        put_printable(stdout, x->hints[i]);
+        putchar('\n');
+    }
+    if (shown == (int)x->nhints)
+        printf("(That was the last hint; the solution: clmm-tutor --solution %d, after a check.)\n", x->number);
+    return EXIT_OK;
+}
+
 /* --exercise N without a terminal: the task, then a check of the student's file. */
 static int walk_through(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x)
 {
@@ -508,7 +551,7 @@ static int walk_through(const struct options *opts, const struct lesson_set *les
         printf("%s %lldx%lldx%lld", i ? "," : "", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k);
     printf("%s%s.\n", goal[0] ? "; " : "", goal);
     practice_file(excommands_workspace(opts), x, path, sizeof path);
-    printf("Hints: %zu (in the tutor, key h)\n\n", x->nhints);
+    printf("Hints: %zu (clmm-tutor --hint %d reveals them one at a time)\n\n", x->nhints, x->number);
     fflush(stdout);
     return check(opts, lessons, x);
 }
@@ -528,6 +571,8 @@ int excommands_run(const struct options *opts, const struct lesson_set *lessons,
         return reset(opts, x);
     case MODE_SOLUTION:
         return solution(opts, lessons, x);
+    case MODE_HINT:
+        return hint(x);
     default:
         return walk_through(opts, lessons, x);
     }

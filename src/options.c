@@ -13,7 +13,7 @@ enum {
     OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
-    OPT_PREDICT, OPT_YES
+    OPT_PREDICT, OPT_YES, OPT_HINT
 };
 
 static const struct option long_options[] = {
@@ -45,6 +45,7 @@ static const struct option long_options[] = {
     { "exercise", required_argument, NULL, OPT_EXERCISE },
     { "check", required_argument, NULL, OPT_CHECK },
     { "reset", required_argument, NULL, OPT_RESET },
+    { "hint", required_argument, NULL, OPT_HINT },
     { "solution", required_argument, NULL, OPT_SOLUTION },
     { "workspace", required_argument, NULL, OPT_WORKSPACE },
     { "exercises-dir", required_argument, NULL, OPT_EXERCISES_DIR },
@@ -81,6 +82,7 @@ void options_usage(FILE *out)
           "  --exercise N        the tutor on exercise N: edit with e, checked on every save\n"
           "  --check N [FILE]    check exercise N (FILE: your file in the workspace); exit 0\n"
           "                      verified and goal reached, 1 not yet; --format json\n"
+          "  --hint N            reveal exercise N's next hint (and print those before)\n"
           "  --reset N           put exercise N's starting kernel back (yours is kept as\n"
           "                      FILE.~1~); asks first, or --yes\n"
           "  --solution N        print exercise N's solution, after at least one check\n"
@@ -267,7 +269,7 @@ static int set_mode(struct options *opts, enum mode mode, const char *option, st
 {
     if (opts->mode != MODE_TUTOR && opts->mode != mode) {
         error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --bench, --tune, "
-                     "--exercises, --check, --reset, --solution)", option);
+                     "--exercises, --check, --hint, --reset, --solution)", option);
         return -1;
     }
     opts->mode = mode;
@@ -389,6 +391,11 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             rc = set_mode(opts, MODE_RESET, "--reset", e);
             if (rc == 0)
                 rc = parse_exercise("--reset", optarg, &opts->exercise, e);
+            break;
+        case OPT_HINT:
+            rc = set_mode(opts, MODE_HINT, "--hint", e);
+            if (rc == 0)
+                rc = parse_exercise("--hint", optarg, &opts->exercise, e);
             break;
         case OPT_SOLUTION:
             rc = set_mode(opts, MODE_SOLUTION, "--solution", e);

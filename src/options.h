@@ -15,7 +15,7 @@
 #define OPTIONS_MAX_SIDE 65536  /* a larger side is refused before anything runs */
 
 enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUNE, MODE_EXERCISES, MODE_CHECK,
-            MODE_RESET, MODE_SOLUTION, MODE_HELP, MODE_VERSION };
+            MODE_RESET, MODE_SOLUTION, MODE_HINT, MODE_HELP, MODE_VERSION };
 
 #define LESSON_ALL (-1)
 #define LESSON_UNSET (-2)
@@ -41,7 +41,7 @@ struct options {
     bool size_given;            /* --size: the tutor starts there, not at the remembered size */
     double demo_s;              /* --demo: seconds per lesson; 0 without presenter mode */
     bool no_color;
-    int exercise;               /* --exercise, --check, --reset, --solution: EXERCISE_UNSET or 1-99 */
+    int exercise;               /* --exercise, --check, --hint, --reset, --solution: EXERCISE_UNSET or 1-99 */
     const char *check_file;     /* --check N FILE; NULL: the student's file in the workspace */
     const char *workspace;      /* --workspace; NULL: ./clmm-exercises */
     const char *exercises_dir;  /* --exercises-dir; NULL: the installed (or source tree) exercises */
