@@ -2,6 +2,7 @@
    lesson file with keys of its own, read by lesson.c with the hook below. */
 #include "exercise.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -200,6 +201,10 @@ static int exercise_key(void *ctx, struct lesson *l, const char *key, const char
         x->hints[x->nhints++] = xstrdup(value);
         return 1;
     }
+    if (strcmp(key, "engine") == 0 && strcmp(value, "host") == 0) {
+        error_set(e, "%s", "an exercise is an OpenCL kernel: \"engine: host\" is not allowed");
+        return -1;
+    }
     if (strcmp(key, "target") == 0 || strcmp(key, "predict") == 0) {
         if (x->speed != SPEED_NONE) {
             error_set(e, "%s", "an exercise has at most one target or predict line");
@@ -217,6 +222,30 @@ static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
+}
+
+/* The line of the "---" that ends the header (lesson_parse_extra has found one), where a
+   missing key is reported, as lesson.c reports its own. */
+static int separator_line(const char *text)
+{
+    int line = 1;
+
+    for (const char *p = text; *p; line++) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        size_t skip = 0;
+
+        while (skip < n && isspace((unsigned char)p[skip]))
+            skip++;
+        while (n > skip && isspace((unsigned char)p[n - 1]))
+            n--;
+        if (n - skip == 3 && memcmp(p + skip, "---", 3) == 0)
+            return line;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return line;
 }
 
 int exercise_parse(const char *file, const char *text, const char *const *kernel_dirs,
@@ -239,15 +268,8 @@ int exercise_parse(const char *file, const char *text, const char *const *kernel
         missing = "sizes";
     else if (!rd.has_solution)
         missing = "solution";
-    else if (x->l.engine != ENGINE_OPENCL)
-        missing = NULL;
     if (missing) {
-        error_set(e, "%s: the header has no \"%s:\" line", file, missing);
-        exercise_free(x);
-        return -1;
-    }
-    if (x->l.engine != ENGINE_OPENCL) {
-        error_set(e, "%s: an exercise is an OpenCL kernel: \"engine: host\" is not allowed", file);
+        error_set(e, "%s:%d: the header has no \"%s:\" line", file, separator_line(text), missing);
         exercise_free(x);
         return -1;
     }
