@@ -317,6 +317,8 @@ END_TEST
 
 /* ---- exercise_set_load ---- */
 
+/* What is wrong between files, or with the lessons, is said at the line that says it. */
+
 static const char set_exercise[] =
     "exercise: %d\n"
     "title: Exercise %d\n"
@@ -376,7 +378,7 @@ START_TEST(test_exercise_set_duplicate_number)
     write_file(base_dir, "b.cl", "__kernel void gemm_naive(void) {}\n");
     write_exercise("03-a.exercise", 3, 1, "start.cl");
     write_exercise("03-b.exercise", 3, 1, "b.cl");
-    load_fails("exercise 3 is also defined in");
+    load_fails(".exercise:1: exercise 3 is also defined in");
 }
 END_TEST
 
@@ -384,14 +386,15 @@ START_TEST(test_exercise_set_same_start)
 {
     write_exercise("03-a.exercise", 3, 1, "start.cl");
     write_exercise("04-b.exercise", 4, 1, "start.cl");
-    load_fails("starts from start.cl, as exercise");
+    load_fails(".exercise:4: exercise ");
+    load_fails(" starts from start.cl, as exercise ");
 }
 END_TEST
 
 START_TEST(test_exercise_set_unknown_lesson)
 {
     write_exercise("03-a.exercise", 3, 77, "start.cl");
-    load_fails("belongs to lesson 77, which the lesson set does not have");
+    load_fails("03-a.exercise:3: exercise 3 belongs to lesson 77, which the lesson set does not have");
 }
 END_TEST
 
@@ -405,7 +408,7 @@ START_TEST(test_exercise_set_unknown_versus)
         snprintf(full, sizeof full, text, 3, 3, 1, "start.cl");
         write_file(base_dir, "03-a.exercise", full);
     }
-    load_fails("compares with lesson 77, which the lesson set does not have");
+    load_fails("03-a.exercise:1: exercise 3 compares with lesson 77, which the lesson set does not have");
 }
 END_TEST
 
@@ -413,7 +416,7 @@ END_TEST
 START_TEST(test_exercise_set_host_solution)
 {
     write_exercise("03-a.exercise", 3, 0, "start.cl");
-    load_fails("names lesson 0, which has no kernel");
+    load_fails("03-a.exercise:5: \"solution: lesson\" names lesson 0, which has no kernel");
 }
 END_TEST
 
