@@ -2,6 +2,7 @@
    lesson file with keys of its own, read by lesson.c with the hook below. */
 #include "exercise.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -200,6 +201,10 @@ static int exercise_key(void *ctx, struct lesson *l, const char *key, const char
         x->hints[x->nhints++] = xstrdup(value);
         return 1;
     }
+    if (strcmp(key, "engine") == 0 && strcmp(value, "host") == 0) {
+        error_set(e, "%s", "an exercise is an OpenCL kernel: \"engine: host\" is not allowed");
+        return -1;
+    }
     if (strcmp(key, "target") == 0 || strcmp(key, "predict") == 0) {
         if (x->speed != SPEED_NONE) {
             error_set(e, "%s", "an exercise has at most one target or predict line");
@@ -217,6 +222,39 @@ static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
+}
+
+/* The line of the header where key is first given, or of the "---" that ends the header when
+   key is NULL or not there: where a problem found once the whole file is read is reported, as
+   lesson.c reports its own. */
+static int header_line(const char *text, const char *key)
+{
+    size_t klen = key ? strlen(key) : 0;
+    int line = 1;
+
+    for (const char *p = text; *p; line++) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        size_t skip = 0;
+
+        while (skip < n && isspace((unsigned char)p[skip]))
+            skip++;
+        while (n > skip && isspace((unsigned char)p[n - 1]))
+            n--;
+        if (n - skip == 3 && memcmp(p + skip, "---", 3) == 0)
+            return line;
+        if (key && n - skip > klen && memcmp(p + skip, key, klen) == 0) {
+            size_t colon = skip + klen;
+            while (colon < n && (p[colon] == ' ' || p[colon] == '\t'))
+                colon++;
+            if (colon < n && p[colon] == ':')
+                return line;
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return line;
 }
 
 int exercise_parse(const char *file, const char *text, const char *const *kernel_dirs,
@@ -239,15 +277,8 @@ int exercise_parse(const char *file, const char *text, const char *const *kernel
         missing = "sizes";
     else if (!rd.has_solution)
         missing = "solution";
-    else if (x->l.engine != ENGINE_OPENCL)
-        missing = NULL;
     if (missing) {
-        error_set(e, "%s: the header has no \"%s:\" line", file, missing);
-        exercise_free(x);
-        return -1;
-    }
-    if (x->l.engine != ENGINE_OPENCL) {
-        error_set(e, "%s: an exercise is an OpenCL kernel: \"engine: host\" is not allowed", file);
+        error_set(e, "%s:%d: the header has no \"%s:\" line", file, header_line(text, NULL), missing);
         exercise_free(x);
         return -1;
     }
@@ -280,23 +311,45 @@ static bool has_suffix(const char *s, const char *suffix)
 }
 
 /* The lessons an exercise names exist in the set. */
-static int check_lessons(const struct exercise *x, const char *path, const struct lesson_set *lessons,
-                         struct error *e)
+static int check_lessons(const struct exercise *x, const char *path, const char *text,
+                         const struct lesson_set *lessons, struct error *e)
 {
     if (!lesson_set_find(lessons, x->lesson)) {
-        error_set(e, "%s: exercise %d belongs to lesson %d, which the lesson set does not have", path,
-                  x->number, x->lesson);
+        error_set(e, "%s:%d: exercise %d belongs to lesson %d, which the lesson set does not have", path,
+                  header_line(text, "lesson"), x->number, x->lesson);
         return -1;
     }
     if (x->speed != SPEED_NONE && !lesson_set_find(lessons, x->versus)) {
-        error_set(e, "%s: exercise %d compares with lesson %d, which the lesson set does not have", path,
-                  x->number, x->versus);
+        error_set(e, "%s:%d: exercise %d compares with lesson %d, which the lesson set does not have", path,
+                  header_line(text, x->speed == SPEED_TARGET ? "target" : "predict"), x->number, x->versus);
         return -1;
     }
     if (!x->solution_file && lesson_set_find(lessons, x->lesson)->engine != ENGINE_OPENCL) {
-        error_set(e, "%s: \"solution: lesson\" names lesson %d, which has no kernel", path, x->lesson);
+        error_set(e, "%s:%d: \"solution: lesson\" names lesson %d, which has no kernel", path,
+                  header_line(text, "solution"), x->lesson);
         return -1;
     }
+    return 0;
+}
+
+/* The exercise is new to the set: its number, and its workspace file. */
+static int check_unique(const struct exercise *x, const char *path, const char *text,
+                        const struct exercise_set *set, struct error *e)
+{
+    const struct exercise *other = exercise_set_find(set, x->number);
+
+    if (other) {
+        error_set(e, "%s:%d: exercise %d is also defined in %s", path, header_line(text, "exercise"), x->number,
+                  other->l.file);
+        return -1;
+    }
+    for (size_t i = 0; i < set->count; i++)
+        if (strcmp(set->items[i].start_name, x->start_name) == 0) {
+            error_set(e, "%s:%d: exercise %d starts from %s, as exercise %d does: each needs its own "
+                         "file in the workspace", path, header_line(text, "kernel"), x->number, x->start_name,
+                      set->items[i].number);
+            return -1;
+        }
     return 0;
 }
 
@@ -318,24 +371,12 @@ static int load_one(const char *path, const char *const *dirs, const struct less
         free(text);
         return -1;
     }
+    if (check_lessons(&x, path, text, lessons, e) < 0 || check_unique(&x, path, text, set, e) < 0) {
+        free(text);
+        exercise_free(&x);
+        return -1;
+    }
     free(text);
-    if (check_lessons(&x, path, lessons, e) < 0) {
-        exercise_free(&x);
-        return -1;
-    }
-    if (exercise_set_find(set, x.number)) {
-        error_set(e, "%s: exercise %d is also defined in %s", path, x.number,
-                  exercise_set_find(set, x.number)->l.file);
-        exercise_free(&x);
-        return -1;
-    }
-    for (size_t i = 0; i < set->count; i++)
-        if (strcmp(set->items[i].start_name, x.start_name) == 0) {
-            error_set(e, "%s: exercise %d starts from %s, as exercise %d does: each needs its own "
-                         "file in the workspace", path, x.number, x.start_name, set->items[i].number);
-            exercise_free(&x);
-            return -1;
-        }
     set->items = xrealloc(set->items, (set->count + 1) * sizeof *set->items);
     set->items[set->count++] = x;
     return 0;

@@ -439,7 +439,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         if (rc < 0)
             return -1;
     }
-    if (opts->mode == MODE_CHECK && optind + 1 == argc)
+    if (opts->mode == MODE_CHECK && optind < argc)
         opts->check_file = argv[optind++];
     if (optind < argc) {
         error_set(e, "unexpected argument \"%s\" (options start with --%s)", argv[optind],

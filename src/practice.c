@@ -67,7 +67,9 @@ int practice_prepare(const char *dir, const struct exercise *x, char *path, size
 
     *created = false;
     practice_file(dir, x, path, len);
-    if (access(path, F_OK) == 0 || errno != ENOENT)
+    /* Any other answer than "there" (no such file, a workspace that is not a directory, no
+       permission) is for make_dir and link() to report. */
+    if (access(path, F_OK) == 0)
         return 0;
     if (make_dir(dir, e) < 0 || write_start(dir, x, tmp, sizeof tmp, e) < 0)
         return -1;

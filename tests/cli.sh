@@ -415,6 +415,111 @@ else
 fi
 # ---- end of error map of a wrong result ----
 
+# ---- exercises (tests/exercises, tests/exercises-bad) ----
+# The fixture exercises: 1 has a wrong store, 2 is "predict, then measure". Progress goes to a
+# state directory of this section's own, the student's files to $tmp/ws; stdin is never a
+# terminal, so nothing asks.
+export XDG_STATE_HOME="$tmp/exstate"
+exdir="$top_srcdir/tests/exercises"
+ws="$tmp/ws"
+ex() { "$tutor" --exercises-dir "$exdir" --workspace "$ws" "$@" </dev/null; }
+# json_has FILE EXPR: FILE parses as JSON and the Python expression EXPR holds of it, d.
+json_has() {
+    command -v python3 >/dev/null 2>&1 || return 0
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
+}
+
+expect "--exercises lists the fixture exercises" 0 '0 of 2 exercises verified' ex --exercises
+grep -q 'Store the result where it belongs *not started' "$tmp/out" &&
+    grep -q "Predict the tiles' speed-up *not started" "$tmp/out" ||
+    not_ok "--exercises lists both exercises, not started"
+expect "--exercises --format json" 0 '"total": 2' ex --exercises --format json
+json_has "$tmp/out" 'd["total"] == 2 and [x["number"] for x in d["exercises"]] == [1, 2]' ||
+    not_ok "--exercises --format json parses, with exercises 1 and 2"
+usage_error "--check of an exercise that does not exist" 'there is no exercise 99 \(exercises: 1 2\)' \
+    --exercises-dir "$exdir" --workspace "$ws" --check 99
+usage_error "--check takes one FILE" 'unexpected argument "b"' --exercises-dir "$exdir" --check 1 a b
+usage_error "--predict without --check" '--predict goes with --check' --exercises-dir "$exdir" --predict 2
+usage_error "--check 0 is not an exercise number" 'not an exercise number' --exercises-dir "$exdir" --check 0
+expect "--check of a FILE that does not exist" 3 "cannot open $tmp/none.cl" ex --check 1 "$tmp/none.cl"
+expect "--solution before any check" 1 'check your own kernel first' ex --solution 1
+grep -q 'gemm_naive' "$tmp/out" && not_ok "--solution before any check prints no kernel"
+[ -e "$ws" ] && not_ok "nothing made the workspace before a check"
+
+# --reset: the student's file is kept, never lost.
+mkdir -p "$ws"
+echo "/* my own store */" >"$ws/01-store.cl"
+expect "--reset without --yes and no terminal" 2 'add --yes' ex --reset 1
+[ "$(cat "$ws/01-store.cl")" = "/* my own store */" ] && [ ! -e "$ws/01-store.cl.~1~" ] ||
+    not_ok "--reset without --yes changes nothing"
+expect "--reset --yes" 0 "your file is kept as $ws/01-store.cl.~1~" ex --reset 1 --yes
+[ "$(cat "$ws/01-store.cl.~1~")" = "/* my own store */" ] && cmp -s "$ws/01-store.cl" "$exdir/01-store.cl" ||
+    not_ok "--reset --yes keeps the student's file as .~1~ and puts the start back"
+echo "/* again */" >"$ws/01-store.cl"
+expect "a second --reset --yes" 0 "kept as $ws/01-store.cl.~2~" ex --reset 1 --yes
+[ "$(cat "$ws/01-store.cl.~1~")" = "/* my own store */" ] && [ "$(cat "$ws/01-store.cl.~2~")" = "/* again */" ] ||
+    not_ok "a second --reset keeps .~1~ and adds .~2~"
+rm -rf "$ws"
+
+# Malformed exercise files: each alone beside the fixture kernels, refused with exit 3 and
+# "FILE:LINE: what was expected"; its first line says which ("# expect: LINE: PATTERN").
+for bad in "$top_srcdir"/tests/exercises-bad/*.exercise; do
+    name=$(basename "$bad")
+    line=$(sed -n '1s/^# expect: \([0-9]*\): .*/\1/p' "$bad")
+    pattern=$(sed -n '1s/^# expect: [0-9]*: //p' "$bad")
+    [ -n "$line" ] && [ -n "$pattern" ] || { not_ok "$name starts with \"# expect: LINE: PATTERN\""; continue; }
+    rm -rf "$tmp/bad" && mkdir "$tmp/bad" && cp "$exdir"/*.cl "$bad" "$tmp/bad/"
+    expect "malformed exercise $name" 3 "$name:$line: .*$pattern" \
+        "$tutor" --exercises-dir "$tmp/bad" --exercises
+done
+
+if "$tutor" --devices >/dev/null 2>&1; then
+    expect "--check of the start: wrong, with the error map" 1 'Result: not verified yet \(wrong\)' ex --check 1
+    grep -q "created $ws/01-store.cl from the starting kernel of exercise 1" "$tmp/err" ||
+        not_ok "--check creates the workspace file and says so"
+    cmp -s "$ws/01-store.cl" "$exdir/01-store.cl" || not_ok "the workspace file is the start"
+    grep -Eq '^  48x32x40 +wrong: launch 1 of 2: ' "$tmp/out" &&
+        grep -Eq '^    [a-z]+: [0-9]+ of 1536 elements wrong' "$tmp/out" &&
+        grep -q '^    Hint: ' "$tmp/out" && grep -Eq '^      [.#?]+$' "$tmp/out" &&
+        grep -Eq '^  64x64x64 +not checked' "$tmp/out" ||
+        not_ok "--check prints the error map of the first wrong size and stops there"
+    expect "--check of the solution" 0 'Result: verified\.' ex --check 1 "$exdir/01-store.solution.cl"
+    grep -Eq '^  64x64x64 +verified: 2 launches' "$tmp/out" || not_ok "--check verifies each size, repeat times"
+    expect "--check --format json" 0 '"verdict": "verified"' ex --check 1 "$exdir/01-store.solution.cl" --format json
+    json_has "$tmp/out" 'd["verdict"] == "verified" and d["passed"] is True and len(d["sizes"]) == 2' ||
+        not_ok "--check --format json parses, with verdict and passed"
+    expect "--check --format json of the start" 1 '"verdict": "wrong"' ex --check 1 --format json
+    json_has "$tmp/out" 'd["passed"] is False and d["sizes"][0]["error_pattern"] is not None' ||
+        not_ok "--check --format json of a wrong kernel names its error pattern"
+
+    # The student's file is theirs: a second check reads it and never writes it.
+    { cat "$exdir/01-store.solution.cl"; echo "/* mine */"; } >"$ws/01-store.cl"
+    cp "$ws/01-store.cl" "$tmp/mine.cl"
+    expect "--check of the student's own file" 0 'Result: verified\.' ex --check 1
+    cmp -s "$ws/01-store.cl" "$tmp/mine.cl" || not_ok "--check leaves the workspace file as it was"
+    grep -q 'created' "$tmp/err" && not_ok "--check creates nothing over the student's file"
+
+    expect "--check of a predict exercise without --predict" 1 'predict first' \
+        ex --check 2 "$exdir/02-predict.solution.cl"
+    grep -q 'Result: verified; now predict, then measure\.' "$tmp/out" || not_ok "the check asks for a prediction"
+    expect "--check with --predict" 0 'You predicted 2\.00x; measured [0-9.]+x' \
+        ex --check 2 "$exdir/02-predict.solution.cl" --predict 2
+    grep -q 'Result: verified, prediction measured\.' "$tmp/out" || not_ok "--predict: the speed is measured"
+
+    expect "--exercises after the checks" 0 '2 of 2 exercises verified' ex --exercises
+    grep -Eq '^ +1 +1 +Store the result where it belongs +done +5 ' "$tmp/out" ||
+        not_ok "--exercises shows exercise 1 done after its 5 checks"
+    expect "--solution after a check" 0 '==== solution of exercise 1: ' ex --solution 1
+    sed 1d "$tmp/out" | cmp -s - "$exdir/01-store.solution.cl" || not_ok "--solution prints the solution's source"
+    expect "--exercises --format json after --solution" 0 '"solution_shown": true' ex --exercises --format json
+else
+    echo "SKIP: no OpenCL device; the exercises were not checked"
+fi
+export XDG_STATE_HOME="$tmp/state"
+# ---- end of exercises ----
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1
 [ "$passed" -gt 0 ] || exit 77

@@ -25,5 +25,9 @@ Suite *results_suite(void);
 Suite *xalloc_suite(void);
 Suite *measure_suite(void);
 Suite *errmap_suite(void);
+Suite *exercise_suite(void);
+Suite *practice_suite(void);
+Suite *progress_suite(void);
+Suite *check_suite(void);
 
 #endif
