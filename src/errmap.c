@@ -26,15 +26,19 @@ static bool is_wrong(float value, double ref, double scale, double tolerance)
     return !(verify_element_error(value, ref, scale) <= tolerance);
 }
 
-/* C read as an n x m matrix (what a kernel that swaps the indices of C writes) matches the
-   reference's transpose. */
+/* The kernel stored C in the other order than the lesson's: where the lesson keeps C
+   row-major, C read as an n x m matrix matches the reference's transpose; where it keeps C
+   column-major (and C is read back column by column), element p of the buffer, C(p % m,
+   p / m) as read, holds the reference's element p in row-major order. */
 static bool transposed(const float *C, const double *ref, const double *scale, long long m, long long n,
-                       double tolerance)
+                       bool column_major, double tolerance)
 {
     for (long long i = 0; i < m; i++)
-        for (long long j = 0; j < n; j++)
-            if (is_wrong(C[j * m + i], ref[i * n + j], scale[i * n + j], tolerance))
+        for (long long j = 0; j < n; j++) {
+            long long p = i * n + j, at = column_major ? (p % m) * n + p / m : j * m + i;
+            if (is_wrong(C[at], ref[p], scale[p], tolerance))
                 return false;
+        }
     return true;
 }
 
@@ -129,7 +133,8 @@ static void draw(const float *C, const bool *wrong, struct errmap *em)
 }
 
 void errmap_classify(const float *C, const double *ref, const double *scale, long long m, long long n,
-                     double tolerance, long long tile_rows, long long tile_cols, struct errmap *em)
+                     double tolerance, long long tile_rows, long long tile_cols, bool column_major,
+                     struct errmap *em)
 {
     bool *wrong = xmalloc((size_t)(m * n) * sizeof *wrong);
 
@@ -137,6 +142,7 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
     em->m = m;
     em->n = n;
     em->total = m * n;
+    em->column_major = column_major;
     if (tile_rows > 0 && tile_cols > 0) {
         em->tile_rows = tile_rows;
         em->tile_cols = tile_cols;
@@ -151,7 +157,7 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
         em->pattern = ERRMAP_RIGHT;
     else if (em->unwritten == em->total)
         em->pattern = ERRMAP_UNWRITTEN;
-    else if (transposed(C, ref, scale, m, n, tolerance))
+    else if (transposed(C, ref, scale, m, n, column_major, tolerance))
         em->pattern = ERRMAP_TRANSPOSED;
     else if (scaled(C, ref, scale, em->total, tolerance, &em->factor))
         em->pattern = ERRMAP_FACTOR;
@@ -169,7 +175,7 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
 }
 
 bool errmap_product(const float *A, const float *B, const float *C, long long m, long long n, long long k,
-                    long long tile_rows, long long tile_cols, struct errmap *em)
+                    long long tile_rows, long long tile_cols, bool column_major, struct errmap *em)
 {
     double *ref, *scale;
 
@@ -187,7 +193,7 @@ bool errmap_product(const float *A, const float *B, const float *C, long long m,
         return false;
     }
     hostgemm_double(A, B, ref, scale, m, n, k);
-    errmap_classify(C, ref, scale, m, n, verify_tolerance(k), tile_rows, tile_cols, em);
+    errmap_classify(C, ref, scale, m, n, verify_tolerance(k), tile_rows, tile_cols, column_major, em);
     free(ref);
     free(scale);
     return true;
@@ -262,8 +268,13 @@ void errmap_hint(const struct errmap *em, char *buf, size_t len)
                  em->index_positions > 1 ? "s" : "", em->index_positions > 1 ? "are" : "is");
         break;
     case ERRMAP_TRANSPOSED:
-        snprintf(buf, len, "C holds the transpose of the product: the row and column are swapped "
-                           "where C is written");
+        if (em->column_major && em->m != em->n)
+            snprintf(buf, len, "C is stored row by row (C(row, col) at row*N + col) where the kernel's "
+                               "C is column-major, at col*M + row: the row and column are swapped where "
+                               "C is written");
+        else
+            snprintf(buf, len, "C holds the transpose of the product: the row and column are swapped "
+                               "where C is written");
         break;
     case ERRMAP_FACTOR:
         if (em->factor == 0.0)

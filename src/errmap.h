@@ -19,7 +19,8 @@ enum errmap_pattern {
     ERRMAP_EVERYWHERE,  /* every element wrong */
     ERRMAP_EDGES,       /* wrong only beyond the last full tile, in rows or columns */
     ERRMAP_INDEX,       /* the same positions inside every tile wrong, and only those */
-    ERRMAP_TRANSPOSED,  /* C read as an N x M matrix is the reference's transpose */
+    ERRMAP_TRANSPOSED,  /* C stored in the other order (row-major for column-major, or the
+                           reverse): the row and column swapped where it is written */
     ERRMAP_FACTOR,      /* C = factor * reference */
     ERRMAP_SCATTERED,   /* none of the above */
 };
@@ -28,6 +29,7 @@ struct errmap {
     enum errmap_pattern pattern;
     long long m, n;
     long long tile_rows, tile_cols; /* as given; 0: not known */
+    bool column_major;              /* the kernel stores C column by column */
     long long total;                /* m * n */
     long long wrong;                /* elements out of tolerance, the unwritten among them */
     long long unwritten;            /* NaN elements */
@@ -43,16 +45,19 @@ struct errmap {
 
 /* Classifies the row-major m x n C against its reference ref with the scales of verify.h's
    error (scale[i] = |A||B| of element i) and that tolerance. tile_rows x tile_cols is the
-   block of C one work-group computes, 0 x 0 when not known (no edge or index pattern then). */
+   block of C one work-group computes, 0 x 0 when not known (no edge or index pattern then).
+   column_major: the kernel stores C column by column (C, as given, is row-major all the same),
+   which decides what a C written in the other order looks like. */
 void errmap_classify(const float *C, const double *ref, const double *scale, long long m, long long n,
-                     double tolerance, long long tile_rows, long long tile_cols, struct errmap *em);
+                     double tolerance, long long tile_rows, long long tile_cols, bool column_major,
+                     struct errmap *em);
 
 /* Computes the reference of C = A B (A m x k, B k x n, row-major) and classifies C, when the
    product is small enough to verify in full (VERIFY_FULL_LIMIT multiply-adds), C has at
    most ERRMAP_MAX_ELEMENTS elements and the host has the memory; otherwise sets ERRMAP_NONE
    and returns false. */
 bool errmap_product(const float *A, const float *B, const float *C, long long m, long long n, long long k,
-                    long long tile_rows, long long tile_cols, struct errmap *em);
+                    long long tile_rows, long long tile_cols, bool column_major, struct errmap *em);
 
 /* "edges", "index", ...: one word, for CSV and JSON. */
 const char *errmap_pattern_name(enum errmap_pattern p);

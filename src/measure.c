@@ -476,7 +476,7 @@ static void map_errors(struct runner *rn, struct run_result *r)
     struct workspace *w = rn->w;
 
     errmap_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, rn->tile_rows, rn->tile_cols,
-                   &r->errmap);
+                   rn->c_column_major, &r->errmap);
 }
 
 /* Fetches the last result; if it differs from the verified one, verifies it too. */
@@ -815,6 +815,7 @@ static void set_tile(struct lesson_runner *lr)
     struct error ignored;
 
     lr->base.tile_rows = lr->base.tile_cols = 0;
+    lr->base.c_column_major = l->column_major;
     if (!l->layout.tile[0] || !l->layout.tile[1])
         return;
     error_init(&ignored);

@@ -176,6 +176,7 @@ struct runner {
     struct workspace *w;
     long long tile_rows, tile_cols; /* the block of C a work-group computes, for the error map
                                        of a wrong result; 0 when not known */
+    bool c_column_major;        /* the kernel stores C column by column (for the error map) */
     int calls_per_launch;       /* a launch that is a batch of calls reports time per call */
 };
 

@@ -46,7 +46,7 @@ static void fake_free(struct fake *f)
 
 static void classify(struct fake *f, long long tr, long long tc, struct errmap *em)
 {
-    errmap_classify(f->C, f->ref, f->scale, f->m, f->n, TOL, tr, tc, em);
+    errmap_classify(f->C, f->ref, f->scale, f->m, f->n, TOL, tr, tc, false, em);
 }
 
 START_TEST(test_errmap_right)
@@ -213,6 +213,28 @@ START_TEST(test_errmap_transposed)
 }
 END_TEST
 
+/* A column-major kernel that stores C row by row, C[row*N + col]: the buffer read back
+   column by column puts reference element p = i*n + j at C(p % m, p / m). */
+START_TEST(test_errmap_transposed_column_major)
+{
+    struct fake f;
+    struct errmap em;
+    char hint[512];
+
+    fake_init(&f, 6, 10);
+    for (long long p = 0; p < 6 * 10; p++)
+        f.C[(p % 6) * 10 + p / 6] = (float)f.ref[p];
+    errmap_classify(f.C, f.ref, f.scale, f.m, f.n, TOL, 2, 2, true, &em);
+    ck_assert_int_eq(em.pattern, ERRMAP_TRANSPOSED);
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_ptr_nonnull(strstr(hint, "row*N + col"));
+    /* The row-major reading of the same C is no transpose. */
+    errmap_classify(f.C, f.ref, f.scale, f.m, f.n, TOL, 2, 2, false, &em);
+    ck_assert_int_ne(em.pattern, ERRMAP_TRANSPOSED);
+    fake_free(&f);
+}
+END_TEST
+
 START_TEST(test_errmap_factor)
 {
     struct fake f;
@@ -307,14 +329,14 @@ START_TEST(test_errmap_product)
     for (long long i = 0; i < k * n; i++)
         B[i] = (float)((i * 5 % 11) - 5) / 4.0f;
     hostgemm_float(A, B, C, m, n, k);
-    ck_assert(errmap_product(A, B, C, m, n, k, 16, 16, &em));
+    ck_assert(errmap_product(A, B, C, m, n, k, 16, 16, false, &em));
     ck_assert_int_eq(em.pattern, ERRMAP_RIGHT);
     for (long long i = 0; i < m; i++)
         for (long long j = 16; j < n; j++)
             C[i * n + j] = NAN;
-    ck_assert(errmap_product(A, B, C, m, n, k, 16, 16, &em));
+    ck_assert(errmap_product(A, B, C, m, n, k, 16, 16, false, &em));
     ck_assert_int_eq(em.pattern, ERRMAP_EDGES);
-    ck_assert(!errmap_product(A, B, C, 1 << 10, 1 << 10, (VERIFY_FULL_LIMIT >> 20) + 1, 16, 16, &em));
+    ck_assert(!errmap_product(A, B, C, 1 << 10, 1 << 10, (VERIFY_FULL_LIMIT >> 20) + 1, 16, 16, false, &em));
     ck_assert_int_eq(em.pattern, ERRMAP_NONE);
     free(A);
     free(B);
@@ -333,6 +355,7 @@ Suite *errmap_suite(void)
     tcase_add_test(tc, test_errmap_edges);
     tcase_add_test(tc, test_errmap_index);
     tcase_add_test(tc, test_errmap_transposed);
+    tcase_add_test(tc, test_errmap_transposed_column_major);
     tcase_add_test(tc, test_errmap_factor);
     tcase_add_test(tc, test_errmap_scattered);
     tcase_add_test(tc, test_errmap_coarse_grid);
