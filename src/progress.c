@@ -54,9 +54,11 @@ static bool parse_number(const char *text, double *v)
 /* One line; a line that does not parse in full is ignored. */
 static void load_line(char *line, struct progress *p)
 {
-    struct progress_entry en = { 0 };
+    struct progress_entry en;
     long long n;
     char *save = NULL, *word = strtok_r(line, " ", &save);
+
+    memset(&en, 0, sizeof en);      /* padding too: entries are compared whole */
 
     if (!word || strcmp(word, "exercise") != 0 || !(word = strtok_r(NULL, " ", &save)) ||
         str_to_ll(word, &n) < 0 || n < 0 || n >= PROGRESS_MAX_EXERCISES)
@@ -121,9 +123,12 @@ static int write_progress(FILE *out, void *ctx)
 
     for (int i = 0; i < PROGRESS_MAX_EXERCISES; i++) {
         const struct progress_entry *en = &p->e[i];
-        if (en->best == PROGRESS_NOT_STARTED && en->checks == 0 && en->hints == 0 && !en->solution_shown)
+        if (en->best == PROGRESS_NOT_STARTED && en->last == PROGRESS_NOT_STARTED && en->checks == 0 &&
+            en->best_gflops == 0 && en->last_ratio == 0 && en->prediction == 0 && en->hints == 0 &&
+            !en->solution_shown && en->last_time == 0)
             continue;
-        fprintf(out, "exercise %d best=%s last=%s checks=%d gflops=%.6g ratio=%.6g prediction=%.6g "
+        /* Numbers in full, so that the file reads back as it was. */
+        fprintf(out, "exercise %d best=%s last=%s checks=%d gflops=%.17g ratio=%.17g prediction=%.17g "
                      "hints=%d solution=%d time=%lld\n",
                 i, status_words[en->best], status_words[en->last], en->checks, en->best_gflops,
                 en->last_ratio, en->prediction, en->hints, en->solution_shown ? 1 : 0, en->last_time);
