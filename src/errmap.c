@@ -110,10 +110,26 @@ static bool index_bug(const bool *wrong, struct errmap *em)
     return positions > 0;
 }
 
-/* The cells: whole tiles when the tile is known, as many per cell as the grid needs. */
+/* The cell a drawing is made of along one dimension: the tile, or where one tile spans all
+   of C, a part of it (halved while it divides) so that the drawing still shows where inside
+   that tile C is wrong. */
+static long long unit_of(long long tile, long long extent, long long max_cells)
+{
+    long long unit = tile > 0 ? tile : 1;
+
+    if (cdiv(extent, unit) > 1)
+        return unit;
+    while (unit % 2 == 0 && cdiv(extent, unit) < 4 && cdiv(extent, unit / 2) <= max_cells)
+        unit /= 2;
+    return unit;
+}
+
+/* The cells: whole tiles when the tile is known (parts of it where one tile spans C), as
+   many per cell as the grid needs. */
 static void draw(const float *C, const bool *wrong, struct errmap *em)
 {
-    long long unit_r = em->tile_rows > 0 ? em->tile_rows : 1, unit_c = em->tile_cols > 0 ? em->tile_cols : 1;
+    long long unit_r = unit_of(em->tile_rows, em->m, ERRMAP_MAX_ROWS);
+    long long unit_c = unit_of(em->tile_cols, em->n, ERRMAP_MAX_COLS);
 
     em->cell_rows = unit_r * cdiv(cdiv(em->m, unit_r), ERRMAP_MAX_ROWS);
     em->cell_cols = unit_c * cdiv(cdiv(em->n, unit_c), ERRMAP_MAX_COLS);
@@ -232,6 +248,23 @@ void errmap_summary(const struct errmap *em, char *buf, size_t len)
         str_appendf(&s, "", "; %lld of %lld positions in every %lldx%lld tile, first (%lld, %lld)",
                     em->index_positions, em->tile_rows * em->tile_cols, em->tile_rows, em->tile_cols,
                     em->index_row, em->index_col);
+}
+
+void errmap_cells_describe(const struct errmap *em, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%d x %d cells of %lld x %lld elements", em->grid_rows, em->grid_cols, em->cell_rows,
+                     em->cell_cols);
+
+    if (n < 0 || (size_t)n >= len || em->tile_rows <= 0 || em->tile_cols <= 0)
+        return;
+    if (em->cell_rows == em->tile_rows && em->cell_cols == em->tile_cols)
+        snprintf(buf + n, len - (size_t)n, ", one per work-group tile");
+    else if (em->tile_rows % em->cell_rows == 0 && em->tile_cols % em->cell_cols == 0)
+        snprintf(buf + n, len - (size_t)n, ", %lld x %lld cells per work-group tile of %lld x %lld",
+                 em->tile_rows / em->cell_rows, em->tile_cols / em->cell_cols, em->tile_rows, em->tile_cols);
+    else if (em->cell_rows % em->tile_rows == 0 && em->cell_cols % em->tile_cols == 0)
+        snprintf(buf + n, len - (size_t)n, ", %lld x %lld work-group tiles per cell",
+                 em->cell_rows / em->tile_rows, em->cell_cols / em->tile_cols);
 }
 
 void errmap_hint(const struct errmap *em, char *buf, size_t len)

@@ -65,6 +65,11 @@ const char *errmap_pattern_name(enum errmap_pattern p);
 /* "312 of 2000 elements wrong, 0 never written" and what is known of the pattern. */
 void errmap_summary(const struct errmap *em, char *buf, size_t len);
 
+/* What a cell of the drawing stands for: "4 x 8 cells of 16 x 16 elements, one per
+   work-group tile", "... of 8 x 16 elements, 16 x 8 cells per work-group tile of 128 x 128",
+   "... of 1 x 3 elements". */
+void errmap_cells_describe(const struct errmap *em, char *buf, size_t len);
+
 /* A sentence for a student: what is wrong and the likely cause. */
 void errmap_hint(const struct errmap *em, char *buf, size_t len);
 

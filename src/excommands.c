@@ -169,9 +169,8 @@ static void print_size(FILE *out, const struct check_size *cs, bool utf8)
     fprintf(out, "    %s\n", buf);
     errmap_hint(&cs->map, buf, sizeof buf);
     fprintf(out, "    Hint: %s\n", buf);
-    fprintf(out, "    C, %d x %d cells of %lld x %lld elements%s (%s right, %s wrong, ? never written):\n",
-            cs->map.grid_rows, cs->map.grid_cols, cs->map.cell_rows, cs->map.cell_cols,
-            cs->map.tile_rows > 0 ? ", one per work-group tile where they fit" : "", utf8 ? "\u00b7" : ".",
+    errmap_cells_describe(&cs->map, buf, sizeof buf);
+    fprintf(out, "    C, %s (%s right, %s wrong, ? never written):\n", buf, utf8 ? "\u00b7" : ".",
             utf8 ? "\u2588" : "#");
     for (int row = 0; row < cs->map.grid_rows; row++) {
         errmap_draw_row(&cs->map, row, utf8, buf, sizeof buf);

@@ -215,6 +215,35 @@ END_TEST
 
 /* A column-major kernel that stores C row by row, C[row*N + col]: the buffer read back
    column by column puts reference element p = i*n + j at C(p % m, p / m). */
+/* One tile spans all of C: the drawing splits the tile so that it still shows where C is
+   wrong, and says so; several tiles: one cell per tile. */
+START_TEST(test_errmap_cells_of_one_tile)
+{
+    struct fake f;
+    struct errmap em;
+    char text[256], row[3 * ERRMAP_MAX_COLS + 1];
+
+    fake_init(&f, 37, 53);
+    f.C[36 * 53 + 52] = NAN;    /* the last element */
+    classify(&f, 128, 128, &em);
+    ck_assert_int_eq(em.grid_rows, 5);
+    ck_assert_int_eq(em.grid_cols, 4);
+    errmap_cells_describe(&em, text, sizeof text);
+    ck_assert_str_eq(text, "5 x 4 cells of 8 x 16 elements, 16 x 8 cells per work-group tile of 128 x 128");
+    errmap_draw_row(&em, 4, false, row, sizeof row);
+    ck_assert_str_eq(row, "...?");
+    errmap_draw_row(&em, 0, false, row, sizeof row);
+    ck_assert_str_eq(row, "....");
+    fake_free(&f);
+
+    fake_init(&f, 64, 96);
+    classify(&f, 16, 32, &em);
+    errmap_cells_describe(&em, text, sizeof text);
+    ck_assert_str_eq(text, "4 x 3 cells of 16 x 32 elements, one per work-group tile");
+    fake_free(&f);
+}
+END_TEST
+
 START_TEST(test_errmap_transposed_column_major)
 {
     struct fake f;
@@ -356,6 +385,7 @@ Suite *errmap_suite(void)
     tcase_add_test(tc, test_errmap_index);
     tcase_add_test(tc, test_errmap_transposed);
     tcase_add_test(tc, test_errmap_transposed_column_major);
+    tcase_add_test(tc, test_errmap_cells_of_one_tile);
     tcase_add_test(tc, test_errmap_factor);
     tcase_add_test(tc, test_errmap_scattered);
     tcase_add_test(tc, test_errmap_coarse_grid);
