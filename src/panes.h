@@ -1,5 +1,6 @@
 /* panes.h: drawing the interactive screen: the title and key lines, the four panes
-   (lesson text, kernel source, work-group layout, GFLOPS) and the overlays. Each draw
+   (lesson text, kernel source, work-group layout, GFLOPS; for an exercise: its task, the
+   student's file and the check) and the overlays. Each draw
    function only reads the model; scroll offsets are clamped to the content. */
 #ifndef CLMM_PANES_H
 #define CLMM_PANES_H

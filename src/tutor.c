@@ -3,7 +3,11 @@
    The loop waits for a key with a short timeout (the refresh tick), hands each key to the
    handler of whatever has the keyboard (an overlay, a prompt, or the screen), and redraws
    when a key or the session changed something. The session measures on its own thread, so
-   a key is answered at once even while a slow kernel runs. */
+   a key is answered at once even while a slow kernel runs.
+
+   In exercise mode (X, or --exercise N) the screen shows an exercise's task, the student's
+   file and the newest check of it: the loop looks at the file every POLL_S and has each
+   save checked on the session's thread, without a key. */
 #include "tutor.h"
 
 #include <curses.h>
