@@ -2,10 +2,12 @@
 #include "crt.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static bool active, utf8, color;
@@ -213,6 +215,65 @@ void crt_fatal(void)
 {
     crt_done();
     give_back_stderr();
+}
+
+/* ---- a command on the terminal ---- */
+
+int crt_run_command(const char *command, const char *arg, char *why, size_t len)
+{
+    char script[4200];
+    struct sigaction ignore, dfl, old_int, old_quit;
+    int status = 0, stderr_now = -1;
+    pid_t pid;
+
+    snprintf(script, sizeof script, "%s \"$1\"", command);
+    def_prog_mode();
+    endwin();
+    /* The command's messages go to the terminal; what the screen holds stays held. */
+    fflush(stderr);
+    if (saved_stderr >= 0) {
+        stderr_now = dup(STDERR_FILENO);
+        dup2(saved_stderr, STDERR_FILENO);
+    }
+    /* As system() does: Ctrl-C and Ctrl-\ belong to the command while it runs. */
+    memset(&ignore, 0, sizeof ignore);
+    sigemptyset(&ignore.sa_mask);
+    ignore.sa_handler = SIG_IGN;
+    dfl = ignore;
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &ignore, &old_int);
+    sigaction(SIGQUIT, &ignore, &old_quit);
+    pid = fork();
+    if (pid == 0) {
+        /* Only calls that are safe between fork and exec in a program with threads. */
+        sigaction(SIGINT, &dfl, NULL);
+        sigaction(SIGQUIT, &dfl, NULL);
+        execl("/bin/sh", "sh", "-c", script, "sh", arg, (char *)NULL);
+        _exit(127);
+    }
+    if (pid > 0)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            continue;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (stderr_now >= 0) {
+        dup2(stderr_now, STDERR_FILENO);
+        close(stderr_now);
+    }
+    reset_prog_mode();
+    clearok(curscr, TRUE);
+    refresh();
+    if (pid < 0)
+        snprintf(why, len, "could not start %s: %s", command, strerror(errno));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        snprintf(why, len, "%s: command not found (set VISUAL or EDITOR)", command);
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        snprintf(why, len, "%s ended with status %d", command, WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(why, len, "%s ended by signal %d", command, WTERMSIG(status));
+    else
+        return 0;
+    return -1;
 }
 
 static void install_ending(int sig, bool over_others)

@@ -5,6 +5,7 @@
 #define CLMM_CRT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* What a part of the screen is, not how it looks: the colours and the monochrome
    attributes are chosen in crt.c. */
@@ -62,6 +63,12 @@ void crt_release_stderr(void);
 /* The terminal and stderr given back, for a fatal error on any thread (the allocation
    helpers' hook). */
 void crt_fatal(void);
+
+/* Runs a command of the user's (an editor) on the terminal: the screen is suspended (curses
+   ended, stderr given back to the terminal), `/bin/sh -c 'COMMAND "$1"' sh ARG` runs and is
+   waited for, then the screen comes back. COMMAND is shell text, so that "code -w" works.
+   Returns 0 when it ended with status 0, else -1 with why in words. */
+int crt_run_command(const char *command, const char *arg, char *why, size_t len);
 
 /* Catches SIGINT, SIGTERM and SIGHUP (they ask to quit: see crt_quit_requested), and every
    other signal that ends the process (a crash, SIGQUIT, SIGALRM, SIGPIPE...): those give the

@@ -136,6 +136,18 @@ static struct rect frame(const struct rect *r, const char *title, bool focus)
     return in;
 }
 
+/* Wraps a message over the rows of a rectangle. */
+static int draw_wrapped(const struct rect *in, int row, const char *text, int attr)
+{
+    struct text_lines lines;
+
+    text_layout(text, in->w, &lines);
+    for (size_t i = 0; i < lines.count && row < in->h; i++, row++)
+        puts_at(in->y + row, in->x + lines.items[i].indent, in->w, lines.items[i].text, attr);
+    text_lines_free(&lines);
+    return row;
+}
+
 /* Keeps *scroll within the content; returns it. */
 static int clamp_scroll(int *scroll, int content, int visible)
 {
@@ -216,6 +228,15 @@ void panes_draw_title(const struct rect *r, const struct screen_model *m)
     char size[64], params[256], note[128];
     const char *sep = crt_utf8() ? " \u2502 " : " | ";
 
+    if (m->exercise) {
+        const struct exercise_model *ex = m->exercise;
+        blank(r->y, r->x, r->w, attr);
+        x += printf_at(r->y, x, r->w, attr, " clmm-tutor%sExercise %d (%d of %d): %s", sep, ex->x->number,
+                       ex->position, ex->count, ex->x->l.title);
+        printf_at(r->y, x, r->x + r->w - x, attr, "%s%s", sep,
+                  v->devices_known && v->device >= 0 ? v->devices[v->device] : "opening the device...");
+        return;
+    }
     format_size(size, sizeof size, v->size);
     param_set_format(l, &v->params, params, sizeof params);
     origin_note(v, note, sizeof note);
@@ -245,24 +266,28 @@ void panes_draw_keys(const struct rect *r, const struct screen_model *m)
         puts_at(r->y, r->x + 1, r->w - 2, m->message, m->message_is_error ? crt_attr(ROLE_WARNING) : base);
         return;
     }
-    if (m->view->job != JOB_NONE) {
+    if (m->exercise) {
+        x += printf_at(r->y, x, right - x, crt_attr(ROLE_KEY), " %d of %d verified ", m->exercise->verified,
+                       m->exercise->count);
+        room -= x - r->x;
+    } else if (m->view->job != JOB_NONE) {
         x += printf_at(r->y, x, right - x, crt_attr(ROLE_KEY), " x");
         x += printf_at(r->y, x, right - x, base, " cancel ");
         room -= x - r->x;
     }
     /* The keys of the highest ranks give way until the rest fit. */
     for (size_t i = 0; i < m->nkeys; i++)
-        if (m->keys[i].line_keys) {
+        if (m->keys[i].line_keys && m->keys[i].modes & m->mode) {
             width += key_width(&m->keys[i]);
             most = m->keys[i].line_rank > most ? m->keys[i].line_rank : most;
         }
     for (; width > room && most > 0; most--)
         for (size_t i = 0; i < m->nkeys; i++)
-            if (m->keys[i].line_keys && m->keys[i].line_rank == most)
+            if (m->keys[i].line_keys && m->keys[i].modes & m->mode && m->keys[i].line_rank == most)
                 width -= key_width(&m->keys[i]);
     for (size_t i = 0; i < m->nkeys; i++) {
         const struct key_binding *k = &m->keys[i];
-        if (!k->line_keys || k->line_rank > most)
+        if (!k->line_keys || !(k->modes & m->mode) || k->line_rank > most)
             continue;
         x += printf_at(r->y, x, right - x, crt_attr(ROLE_KEY), " %s", k->line_keys);
         x += printf_at(r->y, x, right - x, base, " %s ", k->line_label);
@@ -302,21 +327,59 @@ static int draw_markup(int y, int x, int w, const char *text, int base)
     return used + (wide > w);
 }
 
+/* An exercise's task as markup: the task, the goal, the student's file and the hints
+   revealed so far. malloc'd. */
+static char *exercise_task(const struct exercise_model *ex)
+{
+    const struct exercise *x = ex->x;
+    size_t len = strlen(x->l.text) + strlen(ex->path) + 1024;
+    char goal[256], *out;
+    struct str s;
+
+    for (size_t i = 0; i < x->nhints; i++)
+        len += strlen(x->hints[i]) + 32;
+    out = xmalloc(len);
+    str_init(&s, out, len);
+    str_appendf(&s, "", "%s\n\n*Goal:* verified at", x->l.text);
+    for (size_t i = 0; i < x->nsizes; i++)
+        str_appendf(&s, "", "%s %lldx%lldx%lld", i ? "," : "", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k);
+    exercise_goal_describe(x, goal, sizeof goal);
+    str_appendf(&s, "", "%s%s, %d launches each.\n\n*Your file:* %s (each save is checked)\n\n*Hints:* ",
+                goal[0] ? "; " : "", goal, x->repeat, ex->path);
+    if (x->nhints == 0)
+        str_appendf(&s, "", "none for this exercise.");
+    else if (ex->hints < (int)x->nhints)
+        str_appendf(&s, "", "%d of %zu shown: i shows the next.", ex->hints, x->nhints);
+    else
+        str_appendf(&s, "", "all %zu shown.", x->nhints);
+    if (ex->hints > 0)
+        str_appendf(&s, "", "\n");
+    for (int i = 0; i < ex->hints && i < (int)x->nhints; i++)
+        str_appendf(&s, "", "\n- %s", x->hints[i]);
+    return out;
+}
+
 void panes_draw_text(const struct rect *r, struct screen_model *m)
 {
     const struct lesson *l = current(m);
     struct text_lines lines, sources;
-    char title[256], *sources_text;
+    char title[256], *sources_text, *task = NULL;
     struct rect in;
     int top, total, widest = 0, first;
 
-    snprintf(title, sizeof title, "Lesson %d: %s", l->number, l->short_title);
+    if (m->exercise) {
+        snprintf(title, sizeof title, "Exercise %d: %s", m->exercise->x->number, m->exercise->x->l.short_title);
+        task = exercise_task(m->exercise);
+    } else {
+        snprintf(title, sizeof title, "Lesson %d: %s", l->number, l->short_title);
+    }
     in = frame(r, title, m->focus == PANE_TEXT);
-    text_layout(l->text, in.w - 1, &lines);
+    text_layout(task ? task : l->text, in.w - 1, &lines);
+    free(task);
     /* The sources come last, after a blank line, wrapped like the prose. */
     sources_text = xmalloc(strlen(l->sources) + sizeof "Sources: ");
     sprintf(sources_text, "Sources: %s", l->sources);
-    text_layout(sources_text, in.w - 1, &sources);
+    text_layout(m->exercise ? "" : sources_text, in.w - 1, &sources);
     free(sources_text);
     total = (int)(lines.count + 1 + sources.count);
     top = clamp_scroll(&m->scroll[PANE_TEXT], total, in.h);
@@ -446,39 +509,66 @@ static bool diff_code(const struct screen_model *m, struct diff *out)
     return too_large;
 }
 
-void panes_draw_source(const struct rect *r, struct screen_model *m)
+/* The source pane's title for a lesson: the kernel's file, or what the diff compares; the
+   diff of code lines alone goes to code. */
+static void lesson_source_title(const struct screen_model *m, bool code_only, struct diff *code, char *title,
+                                size_t len)
 {
     const struct lesson *l = current(m);
     const struct lesson *prev = m->lesson > 0 ? &m->lessons->items[m->lesson - 1] : NULL;
+    bool too_large = false;
+
+    if (code_only)
+        too_large = diff_code(m, code);
+    else if (m->show_diff && m->diff)
+        too_large = diff_too_large(m->previous, NULL, m->source, NULL);
+    if (m->show_diff && m->diff && too_large)
+        /* Listed whole, removed then added: counts would pretend to be a comparison. */
+        snprintf(title, len, "diff from lesson %d%s: too large to compare line by line (c: the kernel)",
+                 prev->number, code_only ? ", code only" : "");
+    else if (m->show_diff && m->diff)
+        snprintf(title, len, "diff from lesson %d%s: +%zu -%zu (c: the kernel)", prev->number,
+                 code_only ? ", code only" : "", code_only ? code->added : m->diff->added,
+                 code_only ? code->removed : m->diff->removed);
+    else if (m->diff)
+        snprintf(title, len, "%s (%zu lines new since %d)", strrchr(l->kernel_file, '/') + 1, m->diff->added,
+                 prev->number);
+    else
+        snprintf(title, len, "%s", strrchr(l->kernel_file, '/') + 1);
+}
+
+void panes_draw_source(const struct rect *r, struct screen_model *m)
+{
     char title[512];
     struct rect in;
-    bool *changed = NULL, code_only = m->show_diff && m->diff && m->diff_code_only, too_large = false;
+    bool *changed = NULL, code_only = m->show_diff && m->diff && m->diff_code_only;
     struct diff code = { NULL, 0, 0, 0 };
     struct hl_state st = { 0, 0 };
-    int top, digits, widest = 0, first;
+    int top, digits, widest = 0, first, mark = 0;
 
+    if (m->exercise && !m->source) {
+        in = frame(r, m->exercise->path, m->focus == PANE_SOURCE);
+        draw_wrapped(&in, 0, m->exercise->file_missing ? "Your file is not there: R puts the starting kernel back."
+                                                      : "Your file cannot be read.", crt_attr(ROLE_WARNING));
+        return;
+    }
     if (!m->source) {
         in = frame(r, "Source", m->focus == PANE_SOURCE);
         puts_at(in.y, in.x, in.w, "The host reference is C on the CPU: no kernel.", crt_attr(ROLE_DIM));
         return;
     }
-    if (code_only)
-        too_large = diff_code(m, &code);
-    else if (m->show_diff && m->diff)
-        too_large = diff_too_large(m->previous, NULL, m->source, NULL);
-    if (m->show_diff && m->diff && too_large)
-        /* Listed whole, removed then added: counts would pretend to be a comparison. */
-        snprintf(title, sizeof title, "diff from lesson %d%s: too large to compare line by line (c: the kernel)",
-                 prev->number, code_only ? ", code only" : "");
-    else if (m->show_diff && m->diff)
-        snprintf(title, sizeof title, "diff from lesson %d%s: +%zu -%zu (c: the kernel)", prev->number,
-                 code_only ? ", code only" : "", code_only ? code.added : m->diff->added,
-                 code_only ? code.removed : m->diff->removed);
-    else if (m->diff)
-        snprintf(title, sizeof title, "%s (%zu lines new since %d)", strrchr(l->kernel_file, '/') + 1,
-                 m->diff->added, prev->number);
-    else
-        snprintf(title, sizeof title, "%s", strrchr(l->kernel_file, '/') + 1);
+    if (m->exercise) {
+        const struct check_report *rep = m->exercise->report;
+        if (m->exercise->solution_file)
+            snprintf(title, sizeof title, "Solution: %s (Esc: yours)", strrchr(m->exercise->solution_file, '/')
+                     ? strrchr(m->exercise->solution_file, '/') + 1 : m->exercise->solution_file);
+        else
+            snprintf(title, sizeof title, "%s", m->exercise->path);
+        /* The line the compiler names first, marked as a wrong result is. */
+        mark = rep && !m->exercise->solution_file && rep->verdict == CHECK_NOT_BUILT ? rep->build_line : 0;
+    } else {
+        lesson_source_title(m, code_only, &code, title, sizeof title);
+    }
     in = frame(r, title, m->focus == PANE_SOURCE);
     if (m->show_diff && m->diff) {
         draw_diff(&in, m, code_only ? &code : m->diff);
@@ -501,7 +591,7 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
             draw_code(0, 0, 0, m->source->items[i], 0, &st, false);
             continue;
         }
-        printf_at(y, in.x, digits, crt_attr(ROLE_DIM), "%*d", digits, i + 1);
+        printf_at(y, in.x, digits, crt_attr(i + 1 == mark ? ROLE_WRONG : ROLE_DIM), "%*d", digits, i + 1);
         if (changed && changed[i])
             puts_at(y, in.x + digits, 1, crt_utf8() ? "\u258c" : "+", crt_attr(ROLE_CHANGED));
         draw_code(y, in.x + digits + 2, in.w - digits - 2, m->source->items[i], first, &st, true);
@@ -524,18 +614,6 @@ static struct diagram_limits limits_of(const struct session_view *v)
             lim.max_item_sizes[i] = v->info.max_item_sizes[i];
     }
     return lim;
-}
-
-/* Wraps a message over the rows of a rectangle. */
-static int draw_wrapped(const struct rect *in, int row, const char *text, int attr)
-{
-    struct text_lines lines;
-
-    text_layout(text, in->w, &lines);
-    for (size_t i = 0; i < lines.count && row < in->h; i++, row++)
-        puts_at(in->y + row, in->x + lines.items[i].indent, in->w, lines.items[i].text, attr);
-    text_lines_free(&lines);
-    return row;
 }
 
 /* Draws a line of the diagram, its highlighted cells, its tiles of A and B and its padding
@@ -1143,6 +1221,178 @@ void panes_draw_gflops(const struct rect *r, struct screen_model *m)
         draw_bars(&in, row, m);
 }
 
+/* ---- the check of an exercise ---- */
+
+static int draw_wrappedf(const struct rect *in, int row, int attr, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int draw_wrappedf(const struct rect *in, int row, int attr, const char *fmt, ...)
+{
+    char buf[LINE_BYTES];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return draw_wrapped(in, row, buf, attr);
+}
+
+static void format_gemm_size(char *buf, size_t len, struct gemm_size s)
+{
+    snprintf(buf, len, "%lldx%lldx%lld", s.m, s.n, s.k);
+}
+
+/* One size of the check: verified with its launches, or what went wrong and where. */
+static int draw_check_size(const struct rect *in, int row, const struct check_size *cs)
+{
+    char size[96];
+
+    format_gemm_size(size, sizeof size, cs->size);
+    if (cs->verdict == CHECK_VERIFIED)
+        return draw_wrappedf(in, row, crt_attr(ROLE_GOOD), "%s verified: %d launches, max error %.2g", size,
+                             cs->launches, cs->max_error);
+    row = draw_wrappedf(in, row, crt_attr(ROLE_WARNING), "%s %s: %s", size, check_verdict_name(cs->verdict),
+                        cs->message);
+    if (cs->verdict != CHECK_WRONG || cs->map.pattern == ERRMAP_NONE)
+        return row;
+    row = draw_error_map(in, row, &cs->map);
+    return draw_wrappedf(in, row, crt_attr(ROLE_DIM), "C in %d x %d cells of %lld x %lld: %s right, %s wrong, "
+                         "? never written", cs->map.grid_rows, cs->map.grid_cols, cs->map.cell_rows,
+                         cs->map.cell_cols, crt_utf8() ? "\u00b7" : ".", crt_utf8() ? "\u2588" : "#");
+}
+
+/* The speed part, as the command line prints it; the measurement only after a prediction. */
+static int draw_check_speed(const struct rect *in, int row, const struct check_report *r)
+{
+    char size[96];
+
+    format_gemm_size(size, sizeof size, r->speed_size);
+    switch (r->speed) {
+    case CHECK_SPEED_NONE:
+        return row;
+    case CHECK_SPEED_PREDICT_FIRST:
+        return draw_wrappedf(in, row, crt_attr(ROLE_EMPHASIS), "Predict first: how many times as fast as lesson "
+                             "%d at %s do you expect your kernel to be? (c checks again and asks)", r->versus, size);
+    case CHECK_SPEED_FAILED:
+        return draw_wrappedf(in, row, crt_attr(ROLE_WARNING), "Speed: %s", r->speed_message);
+    default:
+        break;
+    }
+    row = draw_wrappedf(in, row, A_NORMAL, "Speed at %s: yours %.4g GFLOPS, lesson %d %.4g GFLOPS: %.2fx", size,
+                        r->gflops, r->versus, r->versus_gflops, r->ratio);
+    if (r->speed == CHECK_SPEED_PREDICTED)
+        row = draw_wrappedf(in, row, crt_attr(ROLE_EMPHASIS), "You predicted %.2fx; measured %.2fx (%s).",
+                            r->prediction, r->ratio,
+                            r->ratio >= r->prediction * 0.8 && r->ratio <= r->prediction * 1.25 ? "close"
+                            : r->ratio > r->prediction ? "faster than you expected" : "slower than you expected");
+    else
+        row = draw_wrappedf(in, row, crt_attr(r->speed == CHECK_SPEED_MET ? ROLE_GOOD : ROLE_EMPHASIS),
+                            "Target: at least %.2fx lesson %d: %s.", r->target, r->versus,
+                            r->speed == CHECK_SPEED_MET ? "met" : r->speed == CHECK_SPEED_MISSED ? "not yet"
+                                                                                                 : "not judged");
+    if (r->speed_message[0])
+        row = draw_wrappedf(in, row, crt_attr(ROLE_DIM), "(%s)", r->speed_message);
+    return row;
+}
+
+/* The length of the first row of a line wrapped at w columns (at least one character). */
+static size_t wrap_piece(const char *line, int w)
+{
+    size_t n = str_prefix(line, (size_t)w);
+
+    return n ? n : strlen(line);
+}
+
+/* The compiler's log below row, its long lines wrapped at the pane's width, from the
+   pane's scroll on. */
+static void draw_check_log(const struct rect *r, const struct rect *in, int row, const char *log, int *scroll)
+{
+    struct lines lines;
+    int visible = in->h - row, total = 0, top, at = 0;
+
+    lines_split(log, &lines);
+    for (size_t i = 0; i < lines.count; i++) {
+        const char *p = lines.items[i];
+        do {
+            total++;
+            p += wrap_piece(p, in->w);
+        } while (*p);
+    }
+    top = clamp_scroll(scroll, total, visible);
+    for (size_t i = 0; i < lines.count && at < top + visible; i++) {
+        const char *p = lines.items[i];
+        do {
+            size_t n = wrap_piece(p, in->w);
+            if (at >= top && at < top + visible)
+                put(in->y + row + at - top, in->x, in->w, p, n, 0);
+            at++;
+            p += n;
+        } while (*p);
+    }
+    scroll_marks(r, top, total, visible);
+    lines_free(&lines);
+}
+
+void panes_draw_check(const struct rect *r, struct screen_model *m)
+{
+    const struct exercise_model *ex = m->exercise;
+    const struct check_report *rep = ex->report;
+    struct rect in = frame(r, "Check of your file", m->focus == PANE_GFLOPS);
+    const char *dots = crt_utf8() ? "\u2026" : "...";
+    int row = 0;
+
+    if (ex->checking)
+        row = draw_wrappedf(&in, row, crt_attr(ROLE_EMPHASIS), "checking%s", dots);
+    else if (!m->view->device_ready)
+        row = draw_wrapped(&in, row, m->view->device_error[0] ? m->view->device_error : "opening the device...",
+                           crt_attr(m->view->device_error[0] ? ROLE_WARNING : ROLE_DIM));
+    if (!rep) {
+        draw_wrappedf(&in, row, crt_attr(ROLE_DIM), ex->file_missing ? "Your file is not there: R puts the "
+                      "starting kernel back." : "Not checked yet. Edit your file (e, or any editor): each save "
+                      "is checked; c checks now.");
+        return;
+    }
+    if (check_passed(rep))
+        row = draw_wrappedf(&in, row, crt_attr(ROLE_GOOD) | A_BOLD | A_REVERSE, " verified%s ",
+                            rep->speed == CHECK_SPEED_MET ? ", target met"
+                            : rep->speed == CHECK_SPEED_PREDICTED ? ", prediction measured" : "");
+    else if (rep->verdict == CHECK_VERIFIED)
+        row = draw_wrappedf(&in, row, crt_attr(ROLE_GOOD) | A_BOLD, "verified; %s",
+                            rep->speed == CHECK_SPEED_PREDICT_FIRST ? "now predict, then measure"
+                                                                    : "the speed goal is not reached yet");
+    else
+        row = draw_wrappedf(&in, row, crt_attr(ROLE_WRONG), " not verified yet: %s ",
+                            check_verdict_name(rep->verdict));
+    if (rep->verdict == CHECK_NOT_BUILT) {
+        if (rep->build_line > 0)
+            row = draw_wrappedf(&in, row, crt_attr(ROLE_WARNING), "Does not build: first error on line %d",
+                                rep->build_line);
+        else
+            row = draw_wrapped(&in, row, "Does not build:", crt_attr(ROLE_WARNING));
+        if (rep->build_log)
+            draw_check_log(r, &in, row, rep->build_log, &m->scroll[PANE_GFLOPS]);
+        else
+            draw_wrapped(&in, row, rep->message, A_NORMAL);
+        return;
+    }
+    if (rep->verdict == CHECK_FAILED && rep->nsizes == 0) {
+        draw_wrapped(&in, row, rep->message, crt_attr(ROLE_WARNING));
+        return;
+    }
+    for (size_t i = 0; i < rep->nsizes; i++)
+        row = draw_check_size(&in, row, &rep->sizes[i]);
+    for (size_t i = rep->nsizes; i < rep->sizes_total && i < ex->x->nsizes; i++) {
+        char size[96];
+        format_gemm_size(size, sizeof size, ex->x->sizes[i]);
+        row = draw_wrappedf(&in, row, crt_attr(ROLE_DIM), "%s not checked", size);
+    }
+    if (rep->verdict != CHECK_VERIFIED && rep->nsizes > 0 && rep->sizes[rep->nsizes - 1].verdict == CHECK_VERIFIED)
+        row = draw_wrapped(&in, row, rep->message, crt_attr(ROLE_WARNING));
+    row = draw_check_speed(&in, row, rep);
+    if (row + 1 < in.h)
+        draw_wrappedf(&in, row + 1, crt_attr(ROLE_DIM), "on %s", rep->device);
+}
+
 /* ---- overlays ---- */
 
 static struct rect centred(int cols, int rows, int w, int h)
@@ -1179,9 +1429,17 @@ static size_t help_lines(const struct screen_model *m, struct help_line *out)
 {
     size_t n = 0;
 
+    const char *section = NULL;
+
+    /* A section's heading goes above its first key that works in this mode. */
     for (size_t i = 0; i < m->nkeys; i++) {
         if (m->keys[i].section)
-            out[n++] = (struct help_line){ m->keys[i].section, NULL };
+            section = m->keys[i].section;
+        if (!(m->keys[i].modes & m->mode))
+            continue;
+        if (section)
+            out[n++] = (struct help_line){ section, NULL };
+        section = NULL;
         out[n++] = (struct help_line){ NULL, &m->keys[i] };
     }
     return n;
@@ -1202,10 +1460,16 @@ static const char *const help_footer[] = {
     "reference (else \"wrong result\"). Bars: medians of all runs at this size.",
 };
 
+static const char *const exercise_help_footer[] = {
+    "Each save of your file is checked against the host reference at every",
+    "size of the exercise. The solution (S) is shown after a check of yours.",
+};
+
 void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scroll)
 {
     struct help_line *lines = xcalloc(2 * m->nkeys + 1, sizeof *lines);
     size_t n, split;
+    const char *const *footer = m->exercise ? exercise_help_footer : help_footer;
     int foot = (int)(sizeof help_footer / sizeof help_footer[0]), body, top;
     struct rect r, in;
 
@@ -1234,7 +1498,7 @@ void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scro
     if (top + body < (int)split)
         scroll_marks(&r, top, (int)split, body);
     for (int i = 0; i < foot; i++)
-        puts_at(in.y + body + 1 + i, in.x + 1, in.w - 2, help_footer[i], crt_attr(ROLE_DIM));
+        puts_at(in.y + body + 1 + i, in.x + 1, in.w - 2, footer[i], crt_attr(ROLE_DIM));
     free(lines);
 }
 
@@ -1266,6 +1530,40 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
         puts_at(in.y + (int)l->nparams + 1, in.x + 1, in.w - 2, "runs with these values", crt_attr(ROLE_GOOD));
     }
     puts_at(in.y + in.h - 1, in.x + 1, in.w - 2, "Enter or Esc closes; d: the defaults", crt_attr(ROLE_DIM));
+}
+
+void panes_draw_exercises(int cols, int rows, const struct exercise_set *set, const struct progress *p, int row,
+                          const char *typed)
+{
+    struct rect r = centred(cols, rows, 78, (int)set->count + 6);
+    struct rect in = frame(&r, "Exercises: Up/Down, Enter opens (or its number), Esc closes", true);
+    int verified = 0, body = in.h - 3, top;
+
+    for (size_t i = 0; i < set->count; i++)
+        verified += p->e[set->items[i].number].best >= PROGRESS_VERIFIED;
+    if (set->count == 0) {
+        draw_wrapped(&in, 0, "There are no exercises here: --exercises-dir DIR reads them from DIR.",
+                     crt_attr(ROLE_DIM));
+        return;
+    }
+    top = row - body + 1 > 0 ? row - body + 1 : 0;
+    for (int i = 0; i < body && top + i < (int)set->count; i++) {
+        const struct exercise *x = &set->items[top + i];
+        const struct progress_entry *en = &p->e[x->number];
+        int y = in.y + i, x0 = in.x + 1, w = in.w - 2, status_w = 33;
+        int attr = top + i == row ? crt_attr(ROLE_SELECTED) : 0;
+        int status_attr = crt_attr(en->best >= PROGRESS_VERIFIED ? ROLE_GOOD
+                                   : en->best > PROGRESS_NOT_STARTED ? ROLE_WARNING : ROLE_DIM);
+        blank(y, x0, w, attr);
+        printf_at(y, x0, w - status_w, attr, "%2d  lesson %-2d  %s", x->number, x->lesson, x->l.title);
+        printf_at(y, x0 + w - status_w, status_w, top + i == row ? attr : status_attr, " %-20s %3d check%s",
+                  progress_status_name(en->best), en->checks, en->checks == 1 ? "" : "s");
+    }
+    scroll_marks(&r, top, (int)set->count, body);
+    printf_at(in.y + in.h - 2, in.x + 1, in.w - 2, crt_attr(ROLE_EMPHASIS), "%d of %zu exercises verified",
+              verified, set->count);
+    if (typed && *typed)
+        printf_at(in.y + in.h - 1, in.x + 1, in.w - 2, crt_attr(ROLE_DIM), "exercise %s_", typed);
 }
 
 void panes_draw_devices(int cols, int rows, const struct screen_model *m, int row)

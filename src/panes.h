@@ -1,17 +1,28 @@
 /* panes.h: drawing the interactive screen: the title and key lines, the four panes
-   (lesson text, kernel source, work-group layout, GFLOPS) and the overlays. Each draw
+   (lesson text, kernel source, work-group layout, GFLOPS; for an exercise: its task, the
+   student's file and the check) and the overlays. Each draw
    function only reads the model; scroll offsets are clamped to the content. */
 #ifndef CLMM_PANES_H
 #define CLMM_PANES_H
 
 #include <stdbool.h>
 
+#include "check.h"
 #include "diff.h"
+#include "exercise.h"
 #include "layout.h"
 #include "lesson.h"
+#include "progress.h"
 #include "session.h"
 
 struct tutor;
+
+/* The screen's two modes, as a key's set of them: the lessons, and an exercise open. */
+enum {
+    KEYS_LESSONS = 1 << 0,
+    KEYS_EXERCISE = 1 << 1,
+    KEYS_BOTH = KEYS_LESSONS | KEYS_EXERCISE,
+};
 
 /* One row of the screen's table of keys (tutor.c owns the table): the keys it answers, the
    handler, and how the key line and the help show it. One table feeds all three, so that
@@ -25,6 +36,23 @@ struct key_binding {
     const char *line_label;     /* "lesson" */
     int line_rank;              /* on a short key line, higher ranks give way first */
     const char *section;        /* the help's heading above this key, or NULL */
+    unsigned modes;             /* KEYS_LESSONS, KEYS_EXERCISE or both: where the key works */
+};
+
+/* The exercise on screen. */
+struct exercise_model {
+    const struct exercise *x;
+    int position, count;        /* its place in the set (1-based), and the set's size */
+    int verified;               /* exercises of the set verified so far */
+    const char *path;           /* the student's file, as shown */
+    const char *workspace;
+    bool file_missing;
+    int hints;                  /* hints revealed */
+    const struct check_report *report;  /* the newest check of this exercise; NULL: none yet */
+    bool checking;              /* a check is asked for or running */
+    bool has_prediction;
+    double prediction;          /* given in this session */
+    const char *solution_file;  /* the source pane shows the solution; NULL: the student's file */
 };
 
 /* How the bar chart scales: GFLOPS on a linear or a log axis, or the speed-up over lesson 1
@@ -52,6 +80,8 @@ struct screen_model {
     int hscroll[PANE_COUNT];    /* columns the lines of the text and source panes that are not
                                    wrapped are scrolled left by; clamped by the draw functions */
     bool diff_code_only;        /* the diff leaves out lines of comments and blank lines */
+    unsigned mode;              /* KEYS_LESSONS, or KEYS_EXERCISE with exercise set */
+    const struct exercise_model *exercise;
 };
 
 void panes_draw_title(const struct rect *r, const struct screen_model *m);
@@ -74,6 +104,12 @@ void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scro
 void panes_draw_params(int cols, int rows, const struct screen_model *m, int row, const char *refusal);
 void panes_draw_devices(int cols, int rows, const struct screen_model *m, int row);
 void panes_draw_build_log(int cols, int rows, const struct screen_model *m, int *scroll);
+/* The exercise mode's right-hand pane: the newest check of the student's file (each size
+   verified or wrong, where it is wrong, the build log, the speed), or why there is none. */
+void panes_draw_check(const struct rect *r, struct screen_model *m);
+/* The exercises with their progress: row is the chosen one; typed, the number being typed. */
+void panes_draw_exercises(int cols, int rows, const struct exercise_set *set, const struct progress *p, int row,
+                          const char *typed);
 /* A line on the key line while the screen closes. */
 void panes_draw_closing(const struct rect *r, const char *text);
 /* The one-line prompt on the key line. */

@@ -401,5 +401,101 @@ for signal in ALRM:142 PIPE:141; do
 done
 # ---- end of: every signal that ends the program ----
 
+# ---- exercises: each save of the student's file is checked, without a key ----
+exercises="$top_srcdir/tests/exercises"
+ws="$tmp/ws"
+progress="$tmp/exstate/clmm-tutor/progress"
+export XDG_STATE_HOME="$tmp/exstate"
+unset EDITOR VISUAL
+# save_as FILE DEST: writes DEST as editors do, a new file renamed over the old one.
+save_as() { cp "$1" "$2.new" && mv "$2.new" "$2"; }
+# The headline of a check that passed: the word alone on its row of the check pane.
+verified_row="(│|\|)verified( |,)"
+start 80 24 --exercises-dir "$exercises" --workspace "$ws" --exercise 1 $device
+check "--exercise 1 opens it" "Exercise 1 \(1 of 2\): Store the result where it belongs"
+check "its task, goal and file" "Goal: verified at 48x32x40"
+check "not checked before a save" "Not checked yet"
+if [ -f "$ws/01-store.cl" ]; then ok "the start is copied into the workspace"; else not_ok "the start is copied into the workspace"; fi
+# The start is wrong everywhere; this store is right but for a factor of 2.
+sed 's/C\[row \* N + col\] = acc;/C[col * M + row] = 2.0f * acc;/' "$exercises/01-store.cl" >"$tmp/wrong.cl"
+save_as "$tmp/wrong.cl" "$ws/01-store.cl"
+check "a save is checked without a key: wrong" "not verified yet: wrong"
+check "the error map's pattern" "factor: 1536 of 1536 elements wrong"
+check "its hint" "C is 2 times the product"
+check "and C drawn by cells" "(│|\|)  (██|##)"
+save_as "$exercises/01-store.solution.cl" "$ws/01-store.cl"
+check "the next save is verified, without a key" "$verified_row"
+check "at each size" "64x64x64 verified: 2 launches"
+check "the key line counts it" "1 of 2 verified"
+if grep -q "^exercise 1 best=done last=done checks=2 " "$progress" 2>/dev/null; then
+    ok "the progress file records both checks"
+else
+    not_ok "the progress file records both checks"
+fi
+
+# ---- exercises: hints, the solution, the list, back to the lessons ----
+keys i
+check "i shows the first hint" "C is column-major"
+check "counted" "Hints: 1 of 2 shown"
+if grep -q "^exercise 1 .* hints=1 " "$progress" 2>/dev/null; then ok "the hint is remembered"; else not_ok "the hint is remembered"; fi
+keys S
+check "S asks first" "Show the solution of exercise 1\? \(y/n\)"
+keys y
+check "y shows the solution" "Solution: .*01-st"
+keys Escape
+check_gone "Esc goes back to the student's file" "Solution: "
+keys X
+check "X lists the exercises" "Exercises: Up/Down, Enter opens"
+check "with the progress" "1 of 2 exercises verified"
+check "and each one's status" " 1  lesson 1 .* done +2 checks"
+keys Escape
+check_gone "Esc closes the list" "Exercises: Up/Down"
+keys b
+check "b goes back to the lessons, at the exercise's" "Lesson 1 \(2 of 14\)"
+check "with the lessons' keys" "n/p lesson"
+keys X
+check "X in the lessons lists the exercises" "Exercises: Up/Down, Enter opens"
+keys 2
+check "its number opens exercise 2" "Exercise 2 \(2 of 2\): Predict the tiles"
+
+# ---- exercises: predict, then measure ----
+check_absent "nothing asked before a check" "Your prediction"
+save_as "$exercises/02-predict.solution.cl" "$ws/02-predict.cl"
+check "verified, the prediction is asked for" "Your prediction: how many times as fast as lesson 1 at [0-9x]+\?"
+check_absent "no measurement before the prediction" "GFLOPS|measured"
+keys 2 Enter
+check "the prediction beside the measurement" "You predicted 2.00x; measured [0-9.]+x"
+check "done" "$verified_row"
+if grep -q "^exercise 2 best=done .*prediction=2 " "$progress" 2>/dev/null; then
+    ok "the prediction is recorded"
+else
+    not_ok "the prediction is recorded"
+fi
+keys q
+check_restored "q in an exercise" 0
+
+# ---- exercises: the student's editor ----
+cat >"$tmp/editor.sh" <<'EOF'
+sed -i 's/C\[col \* M + row\] = acc;/C[col * M + row] = 3.0f * acc;/' "$1"
+EOF
+EDITOR="sh $tmp/editor.sh"
+export EDITOR
+start 80 24 --exercises-dir "$exercises" --workspace "$ws" --exercise 1 $device
+check "a file that is there is checked on opening" "$verified_row"
+keys e
+check "after the editor the screen is back and the edit is checked" "C = 3 x the product"
+keys q
+check_restored "q after the editor" 0
+EDITOR="no-such-editor-$$"
+start 80 24 --exercises-dir "$exercises" --workspace "$ws" --exercise 1 $device
+check "opened for a missing editor" "Exercise 1 \(1 of 2\)"
+keys e
+check "a missing editor is said on the screen" "no-such-editor-$$: command not found"
+keys q
+check_restored "q after a missing editor" 0
+unset EDITOR
+export XDG_STATE_HOME="$tmp/state"
+# ---- end of: exercises ----
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
