@@ -3,7 +3,8 @@
 # goal (a target, or a "predict, then measure" step) on one device and prints a Markdown
 # table of what the check measured: the solution's GFLOPS, the compared lesson's, the ratio
 # and the target. It shows whether the targets of exercises/ are within reach on that
-# device. Appends to OUTPUT when given (for example doc/results.md), else prints.
+# device. Appends to OUTPUT when given (for example doc/results.md, after bench/results.sh,
+# which rewrites that file), else prints.
 #   bench/exercises.sh h200 doc/results.md
 set -eu
 
@@ -47,9 +48,10 @@ for path in sorted(glob.glob(os.path.join(tmp, "check-*.json")), key=lambda p: i
         ratio, goal))
 print("## Exercises: the solutions against their speed goals")
 print()
-print("Device: %s; %s; `bench/exercises.sh %s` (each solution checked once with `clmm-tutor --check N FILE"
+print("Device: %s; %s; `bench/exercises.sh%s` (each solution checked once with `clmm-tutor --check N FILE"
       " --predict 1 --format json`: GFLOPS are medians over the timed launches of that check, the solution"
-      " and the lesson measured in the same check at the exercise's size)." % (device, date, args))
+      " and the lesson measured in the same check at the exercise's size)." % (device, date,
+                                                                           " --device " + args if args else ""))
 print()
 print("| exercise | verdict | size | compared with | solution GFLOPS | lesson GFLOPS | ratio | goal |")
 print("|---:|---|---|---|---:|---:|---:|---|")
