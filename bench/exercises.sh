@@ -51,7 +51,7 @@ print()
 print("Device: %s; %s; `bench/exercises.sh%s` (each solution checked once with `clmm-tutor --check N FILE"
       " --predict 1 --format json`: GFLOPS are medians over the timed launches of that check, the solution"
       " and the lesson measured in the same check at the exercise's size)." % (device, date,
-                                                                           " --device " + args if args else ""))
+                                                                           " " + args if args else ""))
 print()
 print("| exercise | verdict | size | compared with | solution GFLOPS | lesson GFLOPS | ratio | goal |")
 print("|---:|---|---|---|---:|---:|---:|---|")
