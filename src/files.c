@@ -175,6 +175,26 @@ fail:
     return NULL;
 }
 
+int files_read_lines(const char *path, size_t limit, const char *what, void (*line)(char *text, void *ctx),
+                     void *ctx, struct error *e)
+{
+    size_t len;
+    char *text = files_read(path, limit, what, &len, e), *start, *end;
+
+    if (!text)
+        return -1;
+    for (start = text; start < text + len; start = end + 1) {
+        end = memchr(start, '\n', (size_t)(text + len - start));
+        if (!end)
+            end = text + len;
+        *end = '\0';
+        if (strlen(start) == (size_t)(end - start))
+            line(start, ctx);
+    }
+    free(text);
+    return 0;
+}
+
 int make_parents(const char *path, struct error *e)
 {
     char dir[4096];

@@ -29,6 +29,12 @@ const char *files_kind(mode_t mode);
    lesson file"). NULL with a message in e, and errno ENOENT when there is no such file. */
 char *files_read(const char *path, size_t limit, const char *what, size_t *len, struct error *e);
 
+/* Reads path as files_read does and calls line(text, ctx) for each of its lines (the newline
+   taken off, NUL-terminated, writable); a line holding a NUL byte is skipped. Returns -1
+   with a message in e when the file cannot be read (errno ENOENT when there is none). */
+int files_read_lines(const char *path, size_t limit, const char *what, void (*line)(char *text, void *ctx),
+                     void *ctx, struct error *e);
+
 /* Creates the directories above path. */
 int make_parents(const char *path, struct error *e);
 

@@ -96,25 +96,19 @@ static void load_line(char *line, struct progress *p)
     p->e[n] = en;
 }
 
+static void take_line(char *line, void *p)
+{
+    load_line(line, p);
+}
+
 void progress_load(const char *path, struct progress *p)
 {
     struct error e;
-    size_t len;
-    char *text, *line, *end;
 
     memset(p, 0, sizeof *p);
     error_init(&e);
-    if (!(text = files_read(path, PROGRESS_FILE_MAX, "the progress file", &len, &e)))
-        return;
-    for (line = text; line < text + len; line = end + 1) {
-        end = memchr(line, '\n', (size_t)(text + len - line));
-        if (!end)
-            end = text + len;
-        *end = '\0';
-        if (strlen(line) == (size_t)(end - line))
-            load_line(line, p);
-    }
-    free(text);
+    files_read_lines(path, PROGRESS_FILE_MAX, "the progress file", take_line, p, &e);
+    error_clear(&e);
 }
 
 static int write_progress(FILE *out, void *ctx)

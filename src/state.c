@@ -50,25 +50,20 @@ static void load_line(char *line, struct tutor_state *st)
     }
 }
 
+static void take_line(char *line, void *st)
+{
+    load_line(line, st);
+}
+
 void state_load(const char *path, struct tutor_state *st)
 {
     struct error e;
-    size_t len;
-    char *text, *line, *end;
 
     memset(st, 0, sizeof *st);
     error_init(&e);
-    if (!(text = files_read(path, STATE_FILE_MAX, "the state file", &len, &e)))
-        return;
-    for (line = text; line < text + len; line = end + 1) {
-        end = memchr(line, '\n', (size_t)(text + len - line));
-        if (!end)
-            end = text + len;
-        *end = '\0';
-        if (strlen(line) == (size_t)(end - line))   /* a line holding a NUL byte does not parse */
-            load_line(line, st);
-    }
-    free(text);
+    /* A line holding a NUL byte does not parse: files_read_lines skips it. */
+    files_read_lines(path, STATE_FILE_MAX, "the state file", take_line, st, &e);
+    error_clear(&e);
 }
 
 static int write_state(FILE *out, void *ctx)

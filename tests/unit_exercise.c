@@ -1,11 +1,11 @@
 /* unit_exercise.c: exercise files (exercises/FORMAT) and the exercise directory. */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "units.h"
 #include "../src/exercise.h"
 
@@ -15,44 +15,19 @@ static char base_dir[96];
 static const char *kernel_dirs[2];
 static struct lesson_set shipped;       /* the repository's lessons */
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    char path[256];
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    ck_assert_msg(f != NULL, "cannot create %s", path);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 static void scratch_setup(void)
 {
     snprintf(base_dir, sizeof base_dir, "%s/test-XXXXXX", root_dir);
     ck_assert_msg(mkdtemp(base_dir) != NULL, "mkdtemp in %s failed", root_dir);
-    write_file(base_dir, "start.cl", "__kernel void gemm_naive(void) {}\n");
-    write_file(base_dir, "sol.cl", "__kernel void gemm_naive(void) { /* solved */ }\n");
+    scratch_write(base_dir, "start.cl", "__kernel void gemm_naive(void) {}\n");
+    scratch_write(base_dir, "sol.cl", "__kernel void gemm_naive(void) { /* solved */ }\n");
     kernel_dirs[0] = base_dir;
     kernel_dirs[1] = NULL;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void remove_tree(const char *dir)
-{
-    nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
 static void scratch_teardown(void)
 {
-    remove_tree(base_dir);
+    scratch_remove(base_dir);
 }
 
 static void root_setup(void)
@@ -64,7 +39,7 @@ static void root_setup(void)
 
 static void root_teardown(void)
 {
-    remove_tree(root_dir);
+    scratch_remove(root_dir);
 }
 
 /* The lessons of the source tree: top_srcdir from `make check`, else the configured one. */
@@ -337,7 +312,7 @@ static void write_exercise(const char *name, int number, int lesson, const char 
     char text[1024];
 
     snprintf(text, sizeof text, set_exercise, number, number, lesson, kernel);
-    write_file(base_dir, name, text);
+    scratch_write(base_dir, name, text);
 }
 
 static void load_fails(const char *fragment)
@@ -356,10 +331,10 @@ START_TEST(test_exercise_set_sorted)
     struct exercise_set set;
     struct error e;
 
-    write_file(base_dir, "b.cl", "__kernel void gemm_naive(void) {}\n");
+    scratch_write(base_dir, "b.cl", "__kernel void gemm_naive(void) {}\n");
     write_exercise("10-ten.exercise", 10, 5, "start.cl");
     write_exercise("02-two.exercise", 2, 1, "b.cl");
-    write_file(base_dir, "README", "not an exercise\n");
+    scratch_write(base_dir, "README", "not an exercise\n");
     error_init(&e);
     ck_assert_msg(exercise_set_load(base_dir, &shipped, &set, &e) == 0, "load failed: %s", e.msg);
     ck_assert_uint_eq(set.count, 2);
@@ -375,7 +350,7 @@ END_TEST
 
 START_TEST(test_exercise_set_duplicate_number)
 {
-    write_file(base_dir, "b.cl", "__kernel void gemm_naive(void) {}\n");
+    scratch_write(base_dir, "b.cl", "__kernel void gemm_naive(void) {}\n");
     write_exercise("03-a.exercise", 3, 1, "start.cl");
     write_exercise("03-b.exercise", 3, 1, "b.cl");
     load_fails(".exercise:1: exercise 3 is also defined in");
@@ -406,7 +381,7 @@ START_TEST(test_exercise_set_unknown_versus)
     {
         char full[1200];
         snprintf(full, sizeof full, text, 3, 3, 1, "start.cl");
-        write_file(base_dir, "03-a.exercise", full);
+        scratch_write(base_dir, "03-a.exercise", full);
     }
     load_fails("03-a.exercise:1: exercise 3 compares with lesson 77, which the lesson set does not have");
 }
@@ -423,7 +398,7 @@ END_TEST
 START_TEST(test_exercise_set_malformed_file)
 {
     write_exercise("03-a.exercise", 3, 1, "start.cl");
-    write_file(base_dir, "04-b.exercise", "exercise: 4\nrepeat: 0\n---\n");
+    scratch_write(base_dir, "04-b.exercise", "exercise: 4\nrepeat: 0\n---\n");
     load_fails("04-b.exercise:2: repeat: ");
 }
 END_TEST

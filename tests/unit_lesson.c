@@ -1,11 +1,11 @@
 /* unit_lesson.c: lesson files, the lesson directory and the shipped lessons. */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "units.h"
 #include "../src/lesson.h"
 
@@ -17,18 +17,6 @@ static char kernels_dir[128];
 static char lessons_dir[128];
 static const char *kernel_dirs[2];
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    char path[256];
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    ck_assert_msg(f != NULL, "cannot create %s", path);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 static void scratch_setup(void)
 {
     snprintf(base_dir, sizeof base_dir, "%s/test-XXXXXX", root_dir);
@@ -37,27 +25,14 @@ static void scratch_setup(void)
     snprintf(lessons_dir, sizeof lessons_dir, "%s/lessons", base_dir);
     ck_assert_int_eq(mkdir(kernels_dir, 0700), 0);
     ck_assert_int_eq(mkdir(lessons_dir, 0700), 0);
-    write_file(kernels_dir, "tiles.cl", "__kernel void gemm_tiles(void) {}\n");
+    scratch_write(kernels_dir, "tiles.cl", "__kernel void gemm_tiles(void) {}\n");
     kernel_dirs[0] = kernels_dir;
     kernel_dirs[1] = NULL;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void remove_tree(const char *dir)
-{
-    nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
 static void scratch_teardown(void)
 {
-    remove_tree(base_dir);
+    scratch_remove(base_dir);
 }
 
 static void root_setup(void)
@@ -69,7 +44,7 @@ static void root_setup(void)
 
 static void root_teardown(void)
 {
-    remove_tree(root_dir);
+    scratch_remove(root_dir);
 }
 
 /* A complete lesson using every header key; its line numbers matter to the tests below. */
@@ -479,7 +454,7 @@ START_TEST(test_lesson_kernel_confined)
     char line[512], secret[256];
     struct lesson l;
 
-    write_file(base_dir, "secret.txt", "not a kernel\n");
+    scratch_write(base_dir, "secret.txt", "not a kernel\n");
     snprintf(secret, sizeof secret, "%s/secret.txt", base_dir);
     parse_fails2(full_lesson_with(6, "kernel: ../secret.txt\n"), 6,
                  ", outside the lesson directory and the kernels directory beside it: put the kernel in ",
@@ -659,10 +634,10 @@ START_TEST(test_lesson_set_load)
     struct error e;
     char expected[256];
 
-    write_file(lessons_dir, "03-three.lesson", full_lesson_with(2, "lesson: 3\n"));
-    write_file(lessons_dir, "00-host.lesson", host_lesson);
-    write_file(lessons_dir, "README", "not a lesson\n");
-    write_file(lessons_dir, "02-two.lesson",
+    scratch_write(lessons_dir, "03-three.lesson", full_lesson_with(2, "lesson: 3\n"));
+    scratch_write(lessons_dir, "00-host.lesson", host_lesson);
+    scratch_write(lessons_dir, "README", "not a lesson\n");
+    scratch_write(lessons_dir, "02-two.lesson",
                "lesson: 2\ntitle: Two\nsources: S\nkernel: tiles.cl\nentry: e\nargs: M N K A B C\n"
                "global: M, N\n---\n");
     /* Found beside the lessons, in ../kernels, and shown without the "..". */
@@ -689,8 +664,8 @@ START_TEST(test_lesson_set_kernel_beside_lessons)
     struct error e;
     char expected[256];
 
-    write_file(lessons_dir, "04-four.lesson", full_lesson_with(2, "lesson: 4\n"));
-    write_file(lessons_dir, "tiles.cl", "__kernel void gemm_tiles(void) {}\n");
+    scratch_write(lessons_dir, "04-four.lesson", full_lesson_with(2, "lesson: 4\n"));
+    scratch_write(lessons_dir, "tiles.cl", "__kernel void gemm_tiles(void) {}\n");
     error_init(&e);
     ck_assert_msg(lesson_set_load(lessons_dir, &set, &e) == 0, "load failed: %s", e.msg);
     ck_assert_uint_eq(set.count, 1);
@@ -705,8 +680,8 @@ START_TEST(test_lesson_set_duplicate_number)
     struct lesson_set set;
     struct error e;
 
-    write_file(lessons_dir, "02-a.lesson", full_lesson_with(2, "lesson: 2\n"));
-    write_file(lessons_dir, "02-b.lesson", full_lesson_with(2, "lesson: 2\n"));
+    scratch_write(lessons_dir, "02-a.lesson", full_lesson_with(2, "lesson: 2\n"));
+    scratch_write(lessons_dir, "02-b.lesson", full_lesson_with(2, "lesson: 2\n"));
     error_init(&e);
     ck_assert_int_lt(lesson_set_load(lessons_dir, &set, &e), 0);
     ck_assert_msg(strstr(e.msg, "lesson 2 is also defined in") != NULL, "message: %s", e.msg);
@@ -727,7 +702,7 @@ START_TEST(test_lesson_set_errors)
     snprintf(missing, sizeof missing, "%s/nowhere", base_dir);
     ck_assert_int_lt(lesson_set_load(missing, &set, &e), 0);
     ck_assert_msg(strstr(e.msg, "cannot open") != NULL, "message: %s", e.msg);
-    write_file(lessons_dir, "05-bad.lesson", full_lesson_with(13, "colour: blue\n"));
+    scratch_write(lessons_dir, "05-bad.lesson", full_lesson_with(13, "colour: blue\n"));
     ck_assert_int_lt(lesson_set_load(lessons_dir, &set, &e), 0);
     ck_assert_msg(strstr(e.msg, "05-bad.lesson:13: unknown key") != NULL, "message: %s", e.msg);
 }

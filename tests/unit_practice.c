@@ -1,13 +1,13 @@
 /* unit_practice.c: the student's workspace: the start is copied once, never over their file,
    and a reset keeps their file as a numbered backup. */
 #include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "units.h"
 #include "../src/practice.h"
 
@@ -63,17 +63,9 @@ static void setup(void)
     x.start_name = "start.cl";
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
 static void teardown(void)
 {
-    nftw(base_dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    scratch_remove(base_dir);
 }
 
 /* The files of dir whose names start with a dot: temporary files left behind. */

@@ -1,7 +1,6 @@
 /* unit_progress.c: the progress file and the check log: how a check moves an entry on, what
    is read back, and two writers at once. */
 #include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "units.h"
 #include "../src/progress.h"
 
@@ -23,17 +23,9 @@ static void setup(void)
     snprintf(path, sizeof path, "%s/state/clmm-tutor/progress", base_dir);
 }
 
-static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(p);
-}
-
 static void teardown(void)
 {
-    nftw(base_dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+    scratch_remove(base_dir);
 }
 
 /* Writes the progress file by hand, making its directory first. */

@@ -1,0 +1,11 @@
+/* scratch.h: scratch files for the unit tests: writing a small file, removing a tree. */
+#ifndef CLMM_TESTS_SCRATCH_H
+#define CLMM_TESTS_SCRATCH_H
+
+/* Writes text to dir/name (the test fails when it cannot). */
+void scratch_write(const char *dir, const char *name, const char *text);
+
+/* Removes dir and everything below it, symbolic links not followed. */
+void scratch_remove(const char *dir);
+
+#endif
