@@ -96,13 +96,13 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
         report_json_string(stdout, path);
         printf(", \"total\": %zu, \"verified\": %d, \"done\": %d, \"exercises\": [", set->count, verified, done);
     } else {
-        printf("Exercises (your files: %s/)\n", excommands_workspace(opts));
-        printf("  #  lesson  %-40s %-20s %6s %12s\n", "title", "status", "checks", "best GFLOPS");
+        printf("Exercises (your files: %s/; GFLOPS: the best of a verified check)\n", excommands_workspace(opts));
+        printf("  #  lesson  %-29s %-20s %6s %8s\n", "title", "status", "checks", "GFLOPS");
     }
     for (size_t i = 0; i < set->count; i++) {
         const struct exercise *x = &set->items[i];
         const struct progress_entry *en = &p.e[x->number];
-        char *title = text_printable(x->l.title, false);
+        char *title = text_printable(json ? x->l.title : x->l.short_title, false);
         char bestg[32] = "-";
 
         practice_file(excommands_workspace(opts), x, file, sizeof file);
@@ -123,9 +123,12 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
             printf(", \"checks\": %d, \"best_gflops\": %.6g, \"hints_revealed\": %d, \"solution_shown\": %s}",
                    en->checks, en->best_gflops, en->hints, en->solution_shown ? "true" : "false");
         } else {
-            size_t cut = str_prefix(title, 40);
-            printf(" %2d  %4d    %.*s%*s %-20s %6d %12s\n", x->number, x->lesson, (int)cut, title,
-                   (int)(40 - str_columns(title, cut)), "", progress_status_name(en->best), en->checks, bestg);
+            /* 80 columns: a title longer than its 29 is cut with "...". */
+            bool longer = str_columns(title, strlen(title)) > 29;
+            size_t cut = str_prefix(title, longer ? 26 : 29);
+            int used = (int)str_columns(title, cut) + (longer ? 3 : 0);
+            printf("%3d  %6d  %.*s%s%*s %-20s %6d %8s\n", x->number, x->lesson, (int)cut, title, longer ? "..." : "",
+                   29 - used, "", progress_status_name(en->best), en->checks, bestg);
         }
         free(title);
     }

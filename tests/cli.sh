@@ -432,7 +432,8 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
 }
 
 expect "--exercises lists the fixture exercises" 0 '0 of 2 exercises verified' ex --exercises
-grep -q 'Store the result where it belongs *not started' "$tmp/out" &&
+# The table gives the short titles (the first is cut to fit).
+grep -q 'Store the result where\.\.\. *not started' "$tmp/out" &&
     grep -q "Predict the tiles' speed-up *not started" "$tmp/out" ||
     not_ok "--exercises lists both exercises, not started"
 expect "--exercises --format json" 0 '"total": 2' ex --exercises --format json
@@ -509,7 +510,7 @@ if "$tutor" --devices >/dev/null 2>&1; then
     grep -q 'Result: verified, prediction measured\.' "$tmp/out" || not_ok "--predict: the speed is measured"
 
     expect "--exercises after the checks" 0 '2 of 2 exercises verified' ex --exercises
-    grep -Eq '^ +1 +1 +Store the result where it belongs +done +5 ' "$tmp/out" ||
+    grep -Eq '^ +1 +1 +Store the result where\.\.\. +done +5 ' "$tmp/out" ||
         not_ok "--exercises shows exercise 1 done after its 5 checks"
     expect "--solution after a check" 0 '==== solution of exercise 1: ' ex --solution 1
     sed 1d "$tmp/out" | cmp -s - "$exdir/01-store.solution.cl" || not_ok "--solution prints the solution's source"
