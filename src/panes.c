@@ -1550,12 +1550,12 @@ void panes_draw_exercises(int cols, int rows, const struct exercise_set *set, co
     for (int i = 0; i < body && top + i < (int)set->count; i++) {
         const struct exercise *x = &set->items[top + i];
         const struct progress_entry *en = &p->e[x->number];
-        int y = in.y + i, x0 = in.x + 1, w = in.w - 2, status_w = 33;
+        int y = in.y + i, x0 = in.x + 1, w = in.w - 2, status_w = 32;
         int attr = top + i == row ? crt_attr(ROLE_SELECTED) : 0;
         int status_attr = crt_attr(en->best >= PROGRESS_VERIFIED ? ROLE_GOOD
                                    : en->best > PROGRESS_NOT_STARTED ? ROLE_WARNING : ROLE_DIM);
         blank(y, x0, w, attr);
-        printf_at(y, x0, w - status_w, attr, "%2d  lesson %-2d  %s", x->number, x->lesson, x->l.title);
+        printf_at(y, x0, w - status_w, attr, "%2d  lesson %-2d  %s", x->number, x->lesson, x->l.short_title);
         printf_at(y, x0 + w - status_w, status_w, top + i == row ? attr : status_attr, " %-20s %3d check%s",
                   progress_status_name(en->best), en->checks, en->checks == 1 ? "" : "s");
     }
