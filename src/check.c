@@ -21,6 +21,14 @@ const char *check_verdict_name(enum check_verdict v)
     return (unsigned)v <= CHECK_CANCELLED ? verdict_names[v] : "?";
 }
 
+const char *check_verdict_text(enum check_verdict v)
+{
+    static const char *const texts[] = { "verified", "does not build", "wrong", "launches disagree (a race)",
+                                         "refused by the device", "failed", "cancelled" };
+
+    return (unsigned)v <= CHECK_CANCELLED ? texts[v] : "?";
+}
+
 void check_report_free(struct check_report *r)
 {
     free(r->build_log);
@@ -43,7 +51,8 @@ void check_progress(const struct check_report *r, struct progress_check *c)
     else if (r->verdict != CHECK_VERIFIED)
         c->status = PROGRESS_BUILDS;
     else
-        c->status = check_passed(r) ? PROGRESS_DONE : PROGRESS_VERIFIED;
+        /* A target not judged (a CPU device) is not reached: verified, not done. */
+        c->status = check_passed(r) && r->speed != CHECK_SPEED_NOT_JUDGED ? PROGRESS_DONE : PROGRESS_VERIFIED;
     c->gflops = r->gflops;
     c->ratio = r->ratio;
     c->prediction = r->speed == CHECK_SPEED_PREDICTED ? r->prediction : 0;
@@ -183,6 +192,9 @@ static void check_size(struct ocl *cl, const struct exercise *x, const struct le
         snprintf(cs->message, sizeof cs->message, "%s", e.msg);
         return;
     }
+    /* A guard as large as C after it: a store past the end lands there (and is reported)
+       rather than in memory the program uses, which on a CPU device is the program's own. */
+    w.guard = count + 65536;
     for (int rep = 0; rep < x->repeat && cs->verdict == CHECK_VERIFIED; rep++) {
         struct run_result rr;
         run_result_init(&rr);
@@ -245,6 +257,7 @@ static void measure_speed(struct ocl *cl, const struct exercise *x, const struct
         str_copy(r->speed_message, sizeof r->speed_message, e.msg);
         return;
     }
+    w.guard = (size_t)(r->speed_size.m * r->speed_size.n) + 65536;   /* as in check_size */
     run_result_init(&mine);
     run_result_init(&theirs);
     measure_lesson(&w, l, ps, &o->measure, &mine);

@@ -88,14 +88,17 @@ void check_report_free(struct check_report *r);
 int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set *lessons,
               const struct check_options *o, struct check_report *r, struct error *e);
 
-/* Verified, and the speed goal reached or not judged. */
+/* Verified, and the speed goal reached or not judged (the exit status 0 of --check; the
+   progress counts a target not judged as verified, not done). */
 bool check_passed(const struct check_report *r);
 
 /* The progress a report stands for (status, figures, verdict word, device). */
 void check_progress(const struct check_report *r, struct progress_check *c);
 
-/* "verified", "wrong", ...: one word, for JSON and the log. */
+/* "verified", "not-built", ...: one word, for JSON and the log; check_verdict_text says it
+   for people ("does not build"). */
 const char *check_verdict_name(enum check_verdict v);
+const char *check_verdict_text(enum check_verdict v);
 
 /* Rewrites a build log so that it names the student's file: lines that start with an
    implementation's name for the source ("<kernel>", "<stdin>", "input.cl", a temporary

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -163,7 +164,7 @@ static void print_size(FILE *out, const struct check_size *cs, bool utf8)
                 cs->max_error, cs->tolerance);
         return;
     }
-    fprintf(out, "  %-16s %s: ", size, check_verdict_name(cs->verdict));
+    fprintf(out, "  %-16s %s: ", size, check_verdict_text(cs->verdict));
     put_printable(out, cs->message);
     fputc('\n', out);
     if (cs->verdict != CHECK_WRONG || cs->map.pattern == ERRMAP_NONE)
@@ -257,12 +258,16 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
     }
     if (check_passed(r))
         fprintf(out, "Result: verified%s.\n", r->speed == CHECK_SPEED_MET ? ", target met"
-                                               : r->speed == CHECK_SPEED_PREDICTED ? ", prediction measured" : "");
+                                               : r->speed == CHECK_SPEED_PREDICTED ? ", prediction measured"
+                                               : r->speed == CHECK_SPEED_NOT_JUDGED
+                                                   ? "; the target waits for a GPU (not judged on this device)"
+                                                   : "");
     else if (r->verdict == CHECK_VERIFIED)
         fprintf(out, "Result: verified; %s.\n", r->speed == CHECK_SPEED_PREDICT_FIRST ? "now predict, then measure"
+                                               : r->speed == CHECK_SPEED_FAILED ? "the speed could not be measured"
                                                : "the speed goal is not reached yet");
     else
-        fprintf(out, "Result: not verified yet (%s).\n", check_verdict_name(r->verdict));
+        fprintf(out, "Result: not verified yet (%s).\n", check_verdict_text(r->verdict));
     if (!check_passed(r) && x->nhints > 0 && r->verdict != CHECK_VERIFIED)
         fprintf(out, "Stuck? clmm-tutor --hint %d reveals a hint (%zu in all; in the tutor, its hint key).\n",
                 x->number, x->nhints);
@@ -382,6 +387,16 @@ static void record(const struct check_report *r)
         fprintf(stderr, "clmm-tutor: your progress was not saved: %s\n", e.msg);
 }
 
+/* path is the student's file of x in the workspace (the same file, whatever the path). */
+static bool is_workspace_file(const struct options *opts, const struct exercise *x, const char *path)
+{
+    char own[4200];
+    struct stat a, b;
+
+    practice_file(excommands_workspace(opts), x, own, sizeof own);
+    return stat(path, &a) == 0 && stat(own, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 static int check(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x)
 {
     struct check_options co = { 0 };
@@ -416,7 +431,13 @@ static int check(const struct options *opts, const struct lesson_set *lessons, c
             excommands_print_check_json(stdout, &r);
         else
             excommands_print_check(stdout, &r, x, false);
-        record(&r);
+        /* Progress is the student's: the checks of their workspace file. A teacher's
+           --check N FILE of someone else's work leaves it alone. */
+        if (is_workspace_file(opts, x, path))
+            record(&r);
+        else if (opts->format != FORMAT_JSON)
+            printf("(Not recorded in your progress: %s is not your file of exercise %d in the workspace.)\n",
+                   path, x->number);
         status = check_passed(&r) ? EXIT_OK : EXIT_RUN_FAILED;
         check_report_free(&r);
     }

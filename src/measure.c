@@ -188,15 +188,23 @@ int workspace_check_memory(const struct workspace *w, const struct matrix_layout
     return 0;
 }
 
-static int write_buffer(struct workspace *w, cl_mem buf, size_t count, struct error *e)
+/* What the guard after C holds: a NaN no arithmetic produces (its payload). */
+#define GUARD_BITS 0x7fa0dea1u
+
+static int write_buffer_at(struct workspace *w, cl_mem buf, size_t offset, size_t count, struct error *e)
 {
-    cl_int rc = clEnqueueWriteBuffer(w->cl->queue, buf, CL_TRUE, 0, count * sizeof(float), w->stage,
-                                     0, NULL, NULL);
+    cl_int rc = clEnqueueWriteBuffer(w->cl->queue, buf, CL_TRUE, offset * sizeof(float), count * sizeof(float),
+                                     w->stage, 0, NULL, NULL);
     if (rc != CL_SUCCESS) {
         clerror_set(e, "clEnqueueWriteBuffer", rc);
         return -1;
     }
     return 0;
+}
+
+static int write_buffer(struct workspace *w, cl_mem buf, size_t count, struct error *e)
+{
+    return write_buffer_at(w, buf, 0, count, e);
 }
 
 int workspace_upload(struct workspace *w, struct gemm_size s, const struct matrix_layout *a,
@@ -206,11 +214,19 @@ int workspace_upload(struct workspace *w, struct gemm_size s, const struct matri
     size_t most = na > nb ? na : nb;
 
     most = most > nc ? most : nc;
+    most = most > w->guard ? most : w->guard;
     if (reserve_stage(w, most, e) < 0 ||
         ocl_reserve(w->cl, &w->dA, &w->capA, na * sizeof(float), e) < 0 ||
         ocl_reserve(w->cl, &w->dB, &w->capB, nb * sizeof(float), e) < 0 ||
-        ocl_reserve(w->cl, &w->dC, &w->capC, nc * sizeof(float), e) < 0)
+        ocl_reserve(w->cl, &w->dC, &w->capC, (nc + w->guard) * sizeof(float), e) < 0)
         return -1;
+    if (w->guard > 0) {
+        uint32_t bits = GUARD_BITS;
+        for (size_t i = 0; i < w->guard; i++)
+            memcpy(&w->stage[i], &bits, sizeof bits);
+        if (write_buffer_at(w, w->dC, nc, w->guard, e) < 0)
+            return -1;
+    }
     /* A probe reads the workspace's inputs as smaller matrices: any values will do. */
     matrix_pack(w->A, s.m, s.k, a, w->stage);
     if (write_buffer(w, w->dA, na, e) < 0)
@@ -232,6 +248,41 @@ enum prepare_result workspace_load(struct workspace *w, struct gemm_size s, cons
     return workspace_upload(w, s, a, b, c, e) < 0 ? FAILED : PREPARED;
 }
 
+/* The guard after C as uploaded: a kernel that stored past the end of C changed it. */
+static int check_guard(struct workspace *w, size_t nc, struct error *e)
+{
+    size_t changed = 0, first = 0;
+    cl_int rc;
+
+    if (reserve_stage(w, w->guard, e) < 0)
+        return -1;
+    rc = clEnqueueReadBuffer(w->cl->queue, w->dC, CL_TRUE, nc * sizeof(float), w->guard * sizeof(float), w->stage,
+                             0, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        clerror_set(e, "clEnqueueReadBuffer", rc);
+        return -1;
+    }
+    for (size_t i = w->guard; i-- > 0;) {
+        uint32_t bits;
+        memcpy(&bits, &w->stage[i], sizeof bits);
+        if (bits != GUARD_BITS) {
+            changed++;
+            first = i;
+        }
+    }
+    if (changed == 0)
+        return 0;
+    if (first == 0)
+        error_set(e, "the kernel wrote past the end of C: %zu of the %zu floats after its last element "
+                     "changed, from the one right after it on; a store without a bounds test (row < M, "
+                     "col < N)?", changed, w->guard);
+    else
+        error_set(e, "the kernel wrote past the end of C: %zu of the %zu floats after its last element "
+                     "changed, the nearest %zu floats after it; a store without a bounds test (row < M, "
+                     "col < N)?", changed, w->guard, first + 1);
+    return -1;
+}
+
 int workspace_fetch(struct workspace *w, const struct matrix_layout *c, struct error *e)
 {
     size_t nc = matrix_layout_count(c);
@@ -245,7 +296,7 @@ int workspace_fetch(struct workspace *w, const struct matrix_layout *c, struct e
         return -1;
     }
     matrix_unpack(w->stage, c, w->size.m, w->size.n, w->C);
-    return 0;
+    return w->guard > 0 ? check_guard(w, nc, e) : 0;
 }
 
 /* ---- the generic measurement ---- */

@@ -104,6 +104,8 @@ struct workspace {
     float *A, *B;               /* row-major, seeded random in [-1, 1) */
     float *C;                   /* the last result, row-major m x n */
     float *stage;               /* a device layout on the host */
+    size_t guard;               /* floats after C that no kernel may write, checked by each
+                                   fetch (a kernel that did fails with the count); 0: none */
     size_t stage_count;
     cl_mem dA, dB, dC;
     size_t capA, capB, capC;

@@ -1251,7 +1251,7 @@ static int draw_check_size(const struct rect *in, int row, const struct check_si
     if (cs->verdict == CHECK_VERIFIED)
         return draw_wrappedf(in, row, crt_attr(ROLE_GOOD), "%s verified: %d launches, max error %.2g", size,
                              cs->launches, cs->max_error);
-    row = draw_wrappedf(in, row, crt_attr(ROLE_WARNING), "%s %s: %s", size, check_verdict_name(cs->verdict),
+    row = draw_wrappedf(in, row, crt_attr(ROLE_WARNING), "%s %s: %s", size, check_verdict_text(cs->verdict),
                         cs->message);
     if (cs->verdict != CHECK_WRONG || cs->map.pattern == ERRMAP_NONE)
         return row;
@@ -1362,7 +1362,7 @@ void panes_draw_check(const struct rect *r, struct screen_model *m)
                                                                     : "the speed goal is not reached yet");
     else
         row = draw_wrappedf(&in, row, crt_attr(ROLE_WRONG), " not verified yet: %s ",
-                            check_verdict_name(rep->verdict));
+                            check_verdict_text(rep->verdict));
     if (rep->verdict == CHECK_NOT_BUILT) {
         if (rep->build_line > 0)
             row = draw_wrappedf(&in, row, crt_attr(ROLE_WARNING), "Does not build: first error on line %d",

@@ -495,6 +495,14 @@ if "$tutor" --devices >/dev/null 2>&1; then
     json_has "$tmp/out" 'd["passed"] is False and d["sizes"][0]["error_pattern"] is not None' ||
         not_ok "--check --format json of a wrong kernel names its error pattern"
 
+    # A store past the end of C lands in a guard after it and is reported; the program (whose
+    # memory it is, on a CPU device) goes on.
+    sed 's/C\[col \* M + row\] = acc;/C[col * M + row + 5] = acc;/' "$exdir/01-store.solution.cl" >"$tmp/oob.cl"
+    expect "--check of a kernel that stores past the end of C" 1 'wrote past the end of C: 5 of the' \
+        ex --check 1 "$tmp/oob.cl"
+    expect "--check --format json of a kernel that stores past the end of C" 1 '"verdict": "failed"' \
+        ex --check 1 "$tmp/oob.cl" --format json
+
     # The student's file is theirs: a second check reads it and never writes it.
     { cat "$exdir/01-store.solution.cl"; echo "/* mine */"; } >"$ws/01-store.cl"
     cp "$ws/01-store.cl" "$tmp/mine.cl"
@@ -508,10 +516,18 @@ if "$tutor" --devices >/dev/null 2>&1; then
     expect "--check with --predict" 0 'You predicted 2\.00x; measured [0-9.]+x' \
         ex --check 2 "$exdir/02-predict.solution.cl" --predict 2
     grep -q 'Result: verified, prediction measured\.' "$tmp/out" || not_ok "--predict: the speed is measured"
+    grep -q "Not recorded in your progress: $exdir/02-predict.solution.cl is not your file" "$tmp/out" ||
+        not_ok "a check of a file outside the workspace says it is not recorded"
+    expect "--exercises: checks of other files are not the student's progress" 0 '1 of 2 exercises verified' \
+        ex --exercises
+    grep -Eq '^ +2 +5 +Predict the tiles.* +not started +0 ' "$tmp/out" ||
+        not_ok "--exercises: exercise 2 not started after checks of other files only"
+    cp "$exdir/02-predict.solution.cl" "$ws/02-predict.cl"
+    expect "--check of the workspace file with --predict" 0 'You predicted 1\.50x' ex --check 2 --predict 1.5
 
     expect "--exercises after the checks" 0 '2 of 2 exercises verified' ex --exercises
-    grep -Eq '^ +1 +1 +Store the result where\.\.\. +done +5 ' "$tmp/out" ||
-        not_ok "--exercises shows exercise 1 done after its 5 checks"
+    grep -Eq '^ +1 +1 +Store the result where\.\.\. +done +3 ' "$tmp/out" ||
+        not_ok "--exercises shows exercise 1 done after its 3 checks of the workspace file"
     expect "--solution after a check" 0 '==== solution of exercise 1: ' ex --solution 1
     sed 1d "$tmp/out" | cmp -s - "$exdir/01-store.solution.cl" || not_ok "--solution prints the solution's source"
     expect "--exercises --format json after --solution" 0 '"solution_shown": true' ex --exercises --format json
