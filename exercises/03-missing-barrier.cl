@@ -54,7 +54,10 @@ __kernel void gemm_local_tiles(const int M, const int N, const int K,
 
         /* Atile[k][lr]: consecutive words across the warp, no bank conflict.
            Btile[lc][k]: one word per tile column, broadcast to its readers.
-           TS is a compile-time constant, so the loop is unrolled completely. */
+           TS is a compile-time constant, so the loop is unrolled completely.
+           Leave the pragma: on a CPU device (POCL), which runs the work-items
+           of a group in turn, it is what lets this race show; the barrier is
+           the fix, on every device. */
         #pragma unroll
         for (int k = 0; k < TS; k++)
             acc += Atile[k][lr] * Btile[lc][k];

@@ -360,6 +360,7 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
             break;
         }
     }
+    r->barrier_note = r->verdict == CHECK_VERIFIED && !r->device_is_gpu && strstr(source, "local") != NULL;
     if (r->verdict == CHECK_VERIFIED && x->speed != SPEED_NONE) {
         struct check_options so = *o;
         so.measure.source = source;

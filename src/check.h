@@ -78,6 +78,8 @@ struct check_report {
     double target;              /* SPEED_TARGET's ratio */
     double prediction;          /* as given */
     char speed_message[512];    /* why it was not measured or not judged */
+    bool barrier_note;          /* verified on a device that is not a GPU, with a kernel that
+                                   uses local memory: a missing barrier may go unseen there */
 };
 
 void check_report_free(struct check_report *r);

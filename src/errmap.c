@@ -281,11 +281,12 @@ void errmap_hint(const struct errmap *em, char *buf, size_t len)
         break;
     case ERRMAP_UNWRITTEN:
         if (em->unwritten == em->total)
-            snprintf(buf, len, "no element of C was written: the kernel stores nothing, or stores "
-                               "outside C");
+            snprintf(buf, len, "no element of C holds a number (NaN): the kernel stores nothing, stores "
+                               "outside C, or sums values never written (a local tile never filled)");
         else
-            snprintf(buf, len, "some elements were never written: the NDRange does not cover C, or "
-                               "a bounds check returns too early");
+            snprintf(buf, len, "some elements hold no number (NaN): the NDRange does not cover C, a "
+                               "bounds check returns too early, or they sum values never written (a "
+                               "local tile never filled)");
         break;
     case ERRMAP_EVERYWHERE:
         snprintf(buf, len, "every element is wrong: check how A, B and C are indexed and the loop "

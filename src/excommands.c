@@ -255,6 +255,10 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
             fputc('\n', out);
         }
         print_speed(out, r);
+        if (r->barrier_note)
+            fprintf(out, "Note: on this CPU device the work-items of a group run one after another, which hides "
+                         "most missing barriers: verified here is no proof that the kernel is free of races "
+                         "(a GPU, or oclgrind --data-races, shows them).\n");
     }
     if (check_passed(r))
         fprintf(out, "Result: verified%s.\n", r->speed == CHECK_SPEED_MET ? ", target met"
@@ -351,7 +355,7 @@ void excommands_print_check_json(FILE *out, const struct check_report *r)
     json_double(out, "prediction", r->prediction, r->prediction > 0);
     fprintf(out, ", \"message\": ");
     report_json_string(out, r->speed_message);
-    fprintf(out, "}}\n");
+    fprintf(out, "}, \"races_may_hide\": %s}\n", r->barrier_note ? "true" : "false");
 }
 
 /* The student's file: FILE, or the workspace's, created from the start when absent. */
@@ -410,11 +414,25 @@ static int check(const struct options *opts, const struct lesson_set *lessons, c
     int status;
 
     error_init(&e);
+    if (opts->has_prediction && x->speed != SPEED_PREDICT) {
+        fprintf(stderr, "clmm-tutor: --predict: exercise %d has no \"predict, then measure\" step\n"
+                        "Try 'clmm-tutor --exercises'.\n", x->number);
+        return EXIT_USAGE;
+    }
     if ((status = student_file(opts, x, path, sizeof path)) != EXIT_OK)
         return status;
-    /* A file that cannot be read is the caller's mistake: said before the device opens. */
-    if (!(text = files_read(path, LESSON_KERNEL_MAX, "your kernel", &len, &e)))
+    /* A file that cannot be read is the caller's mistake: said before the device opens (and,
+       for an autograder, as JSON too). */
+    if (!(text = files_read(path, LESSON_KERNEL_MAX, "your kernel", &len, &e))) {
+        if (opts->format == FORMAT_JSON) {
+            printf("{\"exercise\": %d, \"file\": ", x->number);
+            report_json_string(stdout, path);
+            printf(", \"verdict\": \"unreadable\", \"passed\": false, \"message\": ");
+            report_json_string(stdout, e.msg);
+            printf("}\n");
+        }
         return commands_fail(EXIT_ENVIRONMENT, &e);
+    }
     free(text);
     if ((status = commands_open_device(opts, &list, &cl)) != EXIT_OK)
         return status;

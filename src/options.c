@@ -233,6 +233,10 @@ static int parse_exercise(const char *option, const char *text, int *exercise, s
 {
     long long n;
 
+    if (text[0] == '-' && text[1] == '-') {
+        error_set(e, "%s needs an exercise number before %s (see --exercises)", option, text);
+        return -1;
+    }
     if (str_to_ll(text, &n) < 0 || n < 1 || n > 99) {
         error_set(e, "%s: \"%s\" is not an exercise number (1 to 99; see --exercises)", option, text);
         return -1;
@@ -448,6 +452,15 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     }
     if (opts->exercise != EXERCISE_UNSET && opts->mode == MODE_TUTOR && opts->lesson != LESSON_UNSET) {
         error_set(e, "--exercise and --lesson: the tutor opens one of them");
+        return -1;
+    }
+    if (opts->exercise != EXERCISE_UNSET && opts->mode != MODE_TUTOR && opts->mode != MODE_CHECK &&
+        opts->mode != MODE_RESET && opts->mode != MODE_SOLUTION && opts->mode != MODE_HINT) {
+        error_set(e, "--exercise opens the tutor on an exercise: it cannot be combined with another mode");
+        return -1;
+    }
+    if (opts->mode == MODE_CHECK && opts->nsizes > 1) {
+        error_set(e, "--check measures the speed at one size: give --size one size");
         return -1;
     }
     if (opts->has_prediction && opts->mode != MODE_CHECK) {

@@ -1389,6 +1389,10 @@ void panes_draw_check(const struct rect *r, struct screen_model *m)
     if (rep->verdict != CHECK_VERIFIED && rep->nsizes > 0 && rep->sizes[rep->nsizes - 1].verdict == CHECK_VERIFIED)
         row = draw_wrapped(&in, row, rep->message, crt_attr(ROLE_WARNING));
     row = draw_check_speed(&in, row, rep);
+    if (rep->barrier_note && row < in.h)
+        row = draw_wrapped(&in, row, "On this CPU device the work-items of a group run in turn, which hides "
+                                     "most missing barriers: verified here is no proof of a race-free kernel.",
+                           crt_attr(ROLE_DIM));
     if (row + 1 < in.h)
         draw_wrappedf(&in, row + 1, crt_attr(ROLE_DIM), "on %s", rep->device);
 }

@@ -444,7 +444,19 @@ usage_error "--check of an exercise that does not exist" 'there is no exercise 9
 usage_error "--check takes one FILE" 'unexpected argument "b"' --exercises-dir "$exdir" --check 1 a b
 usage_error "--predict without --check" '--predict goes with --check' --exercises-dir "$exdir" --predict 2
 usage_error "--check 0 is not an exercise number" 'not an exercise number' --exercises-dir "$exdir" --check 0
+usage_error "--check without its number" '--check needs an exercise number before --workspace' \
+    --exercises-dir "$exdir" --check --workspace "$ws"
+usage_error "--exercise with another mode" '--exercise opens the tutor on an exercise' \
+    --exercises-dir "$exdir" --exercise 1 --bench
+usage_error "--check with two sizes" '--check measures the speed at one size' \
+    --exercises-dir "$exdir" --check 1 --size 64,128
+usage_error "--predict for an exercise without the step" 'exercise 1 has no "predict, then measure" step' \
+    --exercises-dir "$exdir" --workspace "$ws" --check 1 --predict 2
 expect "--check of a FILE that does not exist" 3 "cannot open $tmp/none.cl" ex --check 1 "$tmp/none.cl"
+expect "--check --format json of a FILE that does not exist" 3 '"verdict": "unreadable"' \
+    ex --check 1 "$tmp/none.cl" --format json
+json_has "$tmp/out" 'd["passed"] is False and d["exercise"] == 1' ||
+    not_ok "--check --format json of a missing FILE parses"
 expect "--solution before any check" 1 'check your own kernel first' ex --solution 1
 grep -q 'gemm_naive' "$tmp/out" && not_ok "--solution before any check prints no kernel"
 [ -e "$ws" ] && not_ok "nothing made the workspace before a check"
