@@ -241,7 +241,7 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
         put_printable(out, r->message);
         fputc('\n', out);
     } else {
-        fprintf(out, "Builds. Verified at each size over %d launches on the same inputs:\n", x->repeat);
+        fprintf(out, "Builds. Each size is checked over %d launches on the same inputs:\n", x->repeat);
         for (size_t i = 0; i < r->nsizes; i++)
             print_size(out, &r->sizes[i], utf8);
         for (size_t i = r->nsizes; i < r->sizes_total; i++) {
