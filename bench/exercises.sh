@@ -27,7 +27,9 @@ for file in "$here"/exercises/*.exercise; do
     "$tutor" --check "$n" --workspace "$tmp/ws" "$@" >/dev/null 2>&1 || true
     "$tutor" --solution "$n" --yes "$@" </dev/null | sed 1d >"$tmp/solution-$n.cl"
     echo "checking exercise $n's solution" >&2
-    "$tutor" --check "$n" "$tmp/solution-$n.cl" --predict 1 --format json "$@" >"$tmp/check-$n.json" 2>/dev/null ||
+    predict=
+    grep -q '^predict:' "$file" && predict="--predict 1"
+    "$tutor" --check "$n" "$tmp/solution-$n.cl" $predict --format json "$@" >"$tmp/check-$n.json" 2>/dev/null ||
         true
 done 2>&1
 
@@ -48,8 +50,8 @@ for path in sorted(glob.glob(os.path.join(tmp, "check-*.json")), key=lambda p: i
         ratio, goal))
 print("## Exercises: the solutions against their speed goals")
 print()
-print("Device: %s; %s; `bench/exercises.sh%s` (each solution checked once with `clmm-tutor --check N FILE"
-      " --predict 1 --format json`: GFLOPS are medians over the timed launches of that check, the solution"
+print("Device: %s; %s; `bench/exercises.sh%s` (each solution checked once, alone on the device, with `clmm-tutor --check N FILE"
+      " --format json`, with --predict 1 for a predict step: GFLOPS are medians over the timed launches of that check, the solution"
       " and the lesson measured in the same check at the exercise's size)." % (device, date,
                                                                            " " + args if args else ""))
 print()

@@ -1,7 +1,8 @@
 #!/bin/sh
 # exercises.sh: every shipped exercise as a student meets it: the starting kernel, copied
 # into a fresh workspace, fails its check (it does not build, or it is not verified), and
-# the solution, printed by --solution after that check, passes. Needs an OpenCL device
+# the solution, printed by --solution after that check, passes: verified at every size (its
+# speed goal, timed on a GPU, is bench/exercises.sh's business). Needs an OpenCL device
 # (POCL will do); exits 77 without one.
 set -u
 
@@ -57,10 +58,12 @@ for file in "$top_srcdir"/exercises/*.exercise; do
         sed 1d "$tmp/out" >"$tmp/ws/$start"
         "$tutor" --check "$n" --workspace "$tmp/ws" $predict >"$tmp/out" 2>&1
         status=$?
-        if [ "$status" -eq 0 ] && grep -q '^Result: verified' "$tmp/out" && ! grep -q 'not checked' "$tmp/out"; then
-            ok "$name: the solution passes its check"
+        # Verified at every size. Its speed goal is not asserted here: on a GPU it is timed, and
+        # timings belong to bench/exercises.sh (other tests may share the device meanwhile).
+        if [ "$status" -le 1 ] && grep -q '^Result: verified' "$tmp/out" && ! grep -q 'not checked' "$tmp/out"; then
+            ok "$name: the solution passes its check ($(sed -n 's/^Result: //p' "$tmp/out"))"
         else
-            echo "    exit status $status, expected 0 and verified at every size" >>"$tmp/out"
+            echo "    exit status $status, expected verified at every size" >>"$tmp/out"
             not_ok "$name: the solution passes its check"
         fi
     else
