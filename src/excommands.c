@@ -488,10 +488,11 @@ static int reset(const struct options *opts, const struct exercise *x)
     }
     if (practice_reset(excommands_workspace(opts), x, backup, sizeof backup, &e) < 0)
         return commands_fail(EXIT_ENVIRONMENT, &e);
-    printf("%s holds the starting kernel of exercise %d again", path, x->number);
     if (backup[0])
-        printf("; your file is kept as %s", backup);
-    printf(".\n");
+        printf("%s holds the starting kernel of exercise %d again; your file is kept as %s.\n", path, x->number,
+               backup);
+    else
+        printf("%s holds the starting kernel of exercise %d.\n", path, x->number);
     return EXIT_OK;
 }
 

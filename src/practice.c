@@ -83,6 +83,24 @@ int practice_prepare(const char *dir, const struct exercise *x, char *path, size
     return rc == 0 || errno == EEXIST ? 0 : -1;
 }
 
+/* The file holds the starting kernel byte for byte. */
+static bool same_as_start(const char *path, const struct exercise *x)
+{
+    struct error e;
+    size_t n, m;
+    char *mine, *start;
+    bool same;
+
+    error_init(&e);
+    mine = files_read(path, LESSON_KERNEL_MAX, "your kernel", &n, &e);
+    start = mine ? files_read(x->start_file, LESSON_KERNEL_MAX, "a starting kernel", &m, &e) : NULL;
+    same = mine && start && n == m && memcmp(mine, start, n) == 0;
+    free(mine);
+    free(start);
+    error_clear(&e);
+    return same;
+}
+
 int practice_reset(const char *dir, const struct exercise *x, char *backup, size_t blen, struct error *e)
 {
     char path[4200], tmp[4200];
@@ -91,6 +109,8 @@ int practice_reset(const char *dir, const struct exercise *x, char *backup, size
     if (make_dir(dir, e) < 0)
         return -1;
     practice_file(dir, x, path, sizeof path);
+    if (same_as_start(path, x))
+        return 0;       /* nothing to keep, nothing to put back */
     if (access(path, F_OK) == 0) {
         for (int n = 1;; n++) {
             snprintf(backup, blen, "%s.~%d~", path, n);

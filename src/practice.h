@@ -24,7 +24,8 @@ int practice_prepare(const char *dir, const struct exercise *x, char *path, size
 
 /* Puts the starting kernel back: the student's file is kept as FILE.~N~ (the first N not
    taken, as GNU cp --backup=numbered names them), whose path goes to backup (empty when
-   there was no file to keep), then the start is copied in its place. */
+   there was no file to keep, or it held the start already: then nothing changes), then the
+   start is copied in its place. */
 int practice_reset(const char *dir, const struct exercise *x, char *backup, size_t blen, struct error *e);
 
 #endif

@@ -179,6 +179,24 @@ START_TEST(test_reset_without_file)
 }
 END_TEST
 
+/* A file that holds the start already: nothing to keep, no backup made. */
+START_TEST(test_reset_of_the_start)
+{
+    char dir[200], path[300], backup[400] = "stale";
+    bool created;
+    struct error e;
+
+    error_init(&e);
+    snprintf(dir, sizeof dir, "%s/work", base_dir);
+    ck_assert(practice_prepare(dir, &x, path, sizeof path, &created, &e) == 0 && created);
+    ck_assert_msg(practice_reset(dir, &x, backup, sizeof backup, &e) == 0, "%s", e.msg);
+    ck_assert_str_eq(backup, "");
+    assert_text(path, start_text);
+    snprintf(backup, sizeof backup, "%s.~1~", path);
+    ck_assert_int_ne(access(backup, F_OK), 0);
+}
+END_TEST
+
 /* A starting kernel that cannot be read: an error, and the student's file is untouched. */
 START_TEST(test_reset_start_missing)
 {
@@ -207,6 +225,7 @@ Suite *practice_suite(void)
     tcase_add_test(tc, test_prepare_workspace_not_a_directory);
     tcase_add_test(tc, test_reset_keeps_numbered_backups);
     tcase_add_test(tc, test_reset_without_file);
+    tcase_add_test(tc, test_reset_of_the_start);
     tcase_add_test(tc, test_reset_start_missing);
     suite_add_tcase(s, tc);
     return s;
