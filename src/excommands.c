@@ -141,12 +141,14 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
     if (done != verified)
         printf(", %d with their speed goal reached", done);
     printf(".\n");
-    for (size_t i = 0; i < set->count; i++)
-        if (p.e[set->items[i].number].best < PROGRESS_DONE) {
-            printf("Next: clmm-tutor --exercise %d   (or check a file: clmm-tutor --check %d)\n",
-                   set->items[i].number, set->items[i].number);
-            break;
-        }
+    /* Next: the first exercise not verified yet; once all are, the first short of its goal. */
+    for (int want = PROGRESS_VERIFIED, found = 0; want <= PROGRESS_DONE && !found; want++)
+        for (size_t i = 0; i < set->count && !found; i++)
+            if ((int)p.e[set->items[i].number].best < want) {
+                printf("Next: clmm-tutor --exercise %d   (or check a file: clmm-tutor --check %d)\n",
+                       set->items[i].number, set->items[i].number);
+                found = 1;
+            }
     if (!path[0])
         printf("(Progress is not kept: neither XDG_STATE_HOME nor HOME is set.)\n");
     return EXIT_OK;
