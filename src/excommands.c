@@ -582,7 +582,8 @@ static int hint(const struct exercise *x)
 /* --exercise N without a terminal: the task, then a check of the student's file. */
 static int walk_through(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x)
 {
-    char goal[256], path[4200];
+    char goal[256], path[4200], progress[4096];
+    int shown = 0;
     int width = commands_terminal_width();
 
     printf("Exercise %d: ", x->number);
@@ -595,7 +596,19 @@ static int walk_through(const struct options *opts, const struct lesson_set *les
         printf("%s %lldx%lldx%lld", i ? "," : "", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k);
     printf("%s%s.\n", goal[0] ? "; " : "", goal);
     practice_file(excommands_workspace(opts), x, path, sizeof path);
-    printf("Hints: %zu (clmm-tutor --hint %d reveals them one at a time)\n\n", x->nhints, x->number);
+    if (progress_path(progress, sizeof progress) == 0) {
+        struct progress p;
+        progress_load(progress, &p);
+        shown = p.e[x->number].hints < (int)x->nhints ? p.e[x->number].hints : (int)x->nhints;
+    }
+    for (int i = 0; i < shown; i++) {
+        printf("Hint %d of %zu: ", i + 1, x->nhints);
+        put_printable(stdout, x->hints[i]);
+        putchar('\n');
+    }
+    if (shown < (int)x->nhints)
+        printf("Hints: %d of %zu shown (clmm-tutor --hint %d reveals the next)\n", shown, x->nhints, x->number);
+    putchar('\n');
     fflush(stdout);
     return check(opts, lessons, x);
 }

@@ -457,6 +457,13 @@ expect "--check --format json of a FILE that does not exist" 3 '"verdict": "unre
     ex --check 1 "$tmp/none.cl" --format json
 json_has "$tmp/out" 'd["passed"] is False and d["exercise"] == 1' ||
     not_ok "--check --format json of a missing FILE parses"
+# Hints, one more at each --hint, kept in the progress.
+expect "--hint reveals the first hint" 0 '^Hint 1 of 2: C is column-major' ex --hint 1
+grep -q '^Hint 2 of 2' "$tmp/out" && not_ok "the first --hint reveals one hint only"
+expect "a second --hint reveals the second after the first" 0 '^Hint 2 of 2: ' ex --hint 1
+grep -q '^Hint 1 of 2' "$tmp/out" || not_ok "a second --hint prints the first hint again"
+expect "--hint after the last" 0 'That was the last hint' ex --hint 1
+grep -Eq '^exercise 1 .*hints=2 ' "$XDG_STATE_HOME/clmm-tutor/progress" || not_ok "--hint keeps the hints revealed"
 expect "--solution before any check" 1 'check your own kernel first' ex --solution 1
 grep -q 'gemm_naive' "$tmp/out" && not_ok "--solution before any check prints no kernel"
 [ -e "$ws" ] && not_ok "nothing made the workspace before a check"
@@ -489,6 +496,9 @@ for bad in "$top_srcdir"/tests/exercises-bad/*.exercise; do
 done
 
 if "$tutor" --devices >/dev/null 2>&1; then
+    expect "--exercise without a terminal: the task, the hints revealed, a check" 1 'Hint 2 of 2: ' ex --exercise 1
+    grep -q '^Result: not verified yet' "$tmp/out" || not_ok "--exercise without a terminal checks the file"
+    rm -rf "$ws"
     expect "--check of the start: wrong, with the error map" 1 'Result: not verified yet \(wrong\)' ex --check 1
     grep -q "created $ws/01-store.cl from the starting kernel of exercise 1" "$tmp/err" ||
         not_ok "--check creates the workspace file and says so"
@@ -538,8 +548,8 @@ if "$tutor" --devices >/dev/null 2>&1; then
     expect "--check of the workspace file with --predict" 0 'You predicted 1\.50x' ex --check 2 --predict 1.5
 
     expect "--exercises after the checks" 0 '2 of 2 exercises verified' ex --exercises
-    grep -Eq '^ +1 +1 +Store the result where\.\.\. +done +3 ' "$tmp/out" ||
-        not_ok "--exercises shows exercise 1 done after its 3 checks of the workspace file"
+    grep -Eq '^ +1 +1 +Store the result where\.\.\. +done +4 ' "$tmp/out" ||
+        not_ok "--exercises shows exercise 1 done after its 4 checks of the workspace file"
     expect "--solution after a check" 0 '==== solution of exercise 1: ' ex --solution 1
     sed 1d "$tmp/out" | cmp -s - "$exdir/01-store.solution.cl" || not_ok "--solution prints the solution's source"
     expect "--exercises --format json after --solution" 0 '"solution_shown": true' ex --exercises --format json
