@@ -35,7 +35,7 @@ static int once(struct reading *rd, const char *key, struct error *e)
     return 0;
 }
 
-/* "--size: 12x" from options_parse_sizes, said of the key instead. */
+/* The sizes of a key's value, blanks allowed around the commas; errors name the key. */
 static int parse_sizes(const char *key, const char *value, struct gemm_size *out, size_t max, size_t *count,
                        struct error *e)
 {
@@ -48,10 +48,7 @@ static int parse_sizes(const char *key, const char *value, struct gemm_size *out
             compact[n++] = *p;
     compact[n] = '\0';
     if (options_parse_sizes(compact, sizes, &c, e) < 0) {
-        char msg[sizeof e->msg];
-        const char *m = strncmp(e->msg, "--size: ", 8) == 0 ? e->msg + 8 : e->msg;
-        snprintf(msg, sizeof msg, "%s", m);
-        error_set(e, "%s: %s", key, msg);
+        error_prefix(e, "%s", key);
         return -1;
     }
     if (c > max) {

@@ -134,15 +134,15 @@ static int parse_positive_double(const char *option, const char *text, double *o
 static int parse_side(const char *text, long long *side, struct error *e)
 {
     if (str_to_ll(text, side) < 0) {
-        error_set(e, "--size: \"%s\" is not a number (examples: 1024, 512,1024, 1000x700x300)", text);
+        error_set(e, "\"%s\" is not a number (examples: 1024, 512,1024, 1000x700x300)", text);
         return -1;
     }
     if (*side <= 0) {
-        error_set(e, "--size: %lld is not a positive size", *side);
+        error_set(e, "%lld is not a positive size", *side);
         return -1;
     }
     if (*side > OPTIONS_MAX_SIDE) {
-        error_set(e, "--size: %lld is too large (at most %d per side)", *side, OPTIONS_MAX_SIDE);
+        error_set(e, "%lld is too large (at most %d per side)", *side, OPTIONS_MAX_SIDE);
         return -1;
     }
     return 0;
@@ -158,11 +158,11 @@ static int parse_one_size(const char *item, const char *text, struct gemm_size *
         char part[32];
         size_t len = strcspn(p, "xX");
         if (n == 3) {
-            error_set(e, "--size: \"%s\" has more than three sides (MxNxK)", text);
+            error_set(e, "\"%s\" has more than three sides (MxNxK)", text);
             return -1;
         }
         if (len == 0 || len >= sizeof part) {
-            error_set(e, "--size: \"%s\" is not a size (examples: 1024, 512,1024, 1000x700x300)", text);
+            error_set(e, "\"%s\" is not a size (examples: 1024, 512,1024, 1000x700x300)", text);
             return -1;
         }
         snprintf(part, sizeof part, "%.*s", (int)len, p);
@@ -175,7 +175,7 @@ static int parse_one_size(const char *item, const char *text, struct gemm_size *
         p += len + 1;
     }
     if (n != 1 && n != 3) {
-        error_set(e, "--size: give one side (1024) or three (MxNxK), not \"%s\"", text);
+        error_set(e, "give one side (1024) or three (MxNxK), not \"%s\"", text);
         return -1;
     }
     *size = n == 1 ? (struct gemm_size){ side[0], side[0], side[0] }
@@ -187,19 +187,19 @@ int options_parse_sizes(const char *text, struct gemm_size *sizes, size_t *count
 {
     *count = 0;
     if (*text == '\0') {
-        error_set(e, "--size: empty (examples: 1024, 512,1024, 1000x700x300)");
+        error_set(e, "empty (examples: 1024, 512,1024, 1000x700x300)");
         return -1;
     }
     for (const char *p = text;;) {
         char item[128];
         size_t len = strcspn(p, ",");
         if (len == 0 || len >= sizeof item) {
-            error_set(e, "--size: \"%s\" is not a size or list of sizes (examples: 1024, 512,1024, "
+            error_set(e, "\"%s\" is not a size or list of sizes (examples: 1024, 512,1024, "
                          "1000x700x300)", text);
             return -1;
         }
         if (*count == OPTIONS_MAX_SIZES) {
-            error_set(e, "--size: at most %d sizes", OPTIONS_MAX_SIZES);
+            error_set(e, "at most %d sizes", OPTIONS_MAX_SIZES);
             return -1;
         }
         snprintf(item, sizeof item, "%.*s", (int)len, p);
@@ -336,7 +336,8 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         case OPT_CHECK_TIMING: opts->measure.check_timing = true; break;
         case OPT_LESSON: rc = parse_lesson("--lesson", optarg, 1, &opts->lesson, e); break;
         case OPT_SIZE:
-            rc = options_parse_sizes(optarg, opts->sizes, &opts->nsizes, e);
+            if ((rc = options_parse_sizes(optarg, opts->sizes, &opts->nsizes, e)) < 0)
+                error_prefix(e, "--size");
             opts->size_given = true;
             break;
         case OPT_NO_COLOR: opts->no_color = true; break;

@@ -53,7 +53,8 @@ struct options {
 /* Fills opts from argv. Returns 0, or -1 with a one-line message in e (exit status 2). */
 int options_parse(int argc, char **argv, struct options *opts, struct error *e);
 
-/* Parses "1024", "512,1024" or "1000x700x300"; -1 with a message when malformed. */
+/* Parses "1024", "512,1024" or "1000x700x300"; -1 with a message when malformed, which names
+   no option: the caller says where the sizes came from (error_prefix). */
 int options_parse_sizes(const char *text, struct gemm_size *sizes, size_t *count, struct error *e);
 
 void options_usage(FILE *out);

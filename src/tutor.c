@@ -227,8 +227,7 @@ static int apply_size(struct tutor *t)
         snprintf(t->input_error, sizeof t->input_error, "type a size: N, or MxNxK such as 1000x700x300");
         rc = -1;
     } else if (options_parse_sizes(t->input, sizes, &count, &e) < 0 || count != 1) {
-        /* The parser speaks of --size; here the size is typed. */
-        const char *why = strncmp(e.msg, "--size: ", 8) == 0 ? e.msg + 8 : e.msg;
+        const char *why = e.msg;
         int len = strstr(why, " (examples") ? (int)(strstr(why, " (examples") - why) : (int)strlen(why);
         if (count > 1)
             snprintf(t->input_error, sizeof t->input_error, "one size: N or MxNxK");
