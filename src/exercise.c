@@ -301,12 +301,6 @@ static int by_number(const void *a, const void *b)
     return ((const struct exercise *)a)->number - ((const struct exercise *)b)->number;
 }
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n > m && strcmp(s + n - m, suffix) == 0;
-}
-
 /* The lessons an exercise names exist in the set. */
 static int check_lessons(const struct exercise *x, const char *path, const char *text,
                          const struct lesson_set *lessons, struct error *e)
@@ -394,7 +388,7 @@ int exercise_set_load(const char *dir, const struct lesson_set *lessons, struct 
     }
     set->dir = xstrdup(dir);
     while ((d = readdir(dh)) != NULL) {
-        if (!has_suffix(d->d_name, ".exercise"))
+        if (!str_has_suffix(d->d_name, ".exercise"))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
         if (load_one(path, dirs, lessons, set, e) < 0) {

@@ -819,12 +819,6 @@ static int by_number(const void *a, const void *b)
     return ((const struct lesson *)a)->number - ((const struct lesson *)b)->number;
 }
 
-static int has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n > m && strcmp(s + n - m, suffix) == 0;
-}
-
 int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e)
 {
     char kernels[4096], path[4096];
@@ -843,7 +837,7 @@ int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e)
         struct lesson l;
         char *text;
 
-        if (!has_suffix(d->d_name, ".lesson"))
+        if (!str_has_suffix(d->d_name, ".lesson"))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, d->d_name);
         text = read_text(path, LESSON_FILE_MAX, "a lesson file", e);

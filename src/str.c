@@ -119,3 +119,9 @@ void str_copy(char *dst, size_t len, const char *src)
     memcpy(dst, src, n);
     dst[n] = '\0';
 }
+
+bool str_has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && strcmp(s + n - m, suffix) == 0;
+}

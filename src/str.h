@@ -31,6 +31,9 @@ size_t str_prefix(const char *s, size_t columns);
    an overlong form, a surrogate, beyond U+10FFFF). A NUL byte is a character of length 1. */
 size_t str_utf8_char(const char *s, unsigned long *code);
 
+/* s ends with suffix and has something before it ("x.lesson", not ".lesson"). */
+bool str_has_suffix(const char *s, const char *suffix);
+
 /* A whole decimal integer, blanks around it allowed. Returns 0, or -1 if text is not one. */
 int str_to_ll(const char *text, long long *value);
 

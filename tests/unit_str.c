@@ -82,6 +82,15 @@ START_TEST(test_str_copy)
 }
 END_TEST
 
+START_TEST(test_str_has_suffix)
+{
+    ck_assert(str_has_suffix("05-tiles.lesson", ".lesson"));
+    ck_assert(!str_has_suffix(".lesson", ".lesson"));       /* nothing before it */
+    ck_assert(!str_has_suffix("05-tiles.lesson~", ".lesson"));
+    ck_assert(!str_has_suffix("n", ".exercise"));
+}
+END_TEST
+
 Suite *str_suite(void)
 {
     Suite *s = suite_create("str");
@@ -92,6 +101,7 @@ Suite *str_suite(void)
     tcase_add_test(tc, test_str_to_ll);
     tcase_add_test(tc, test_str_columns);
     tcase_add_test(tc, test_str_copy);
+    tcase_add_test(tc, test_str_has_suffix);
     suite_add_tcase(s, tc);
     return s;
 }
