@@ -77,7 +77,7 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
 {
     char path[4096], file[4200], goal[256];
     struct progress p;
-    int verified = 0, done = 0;
+    int verified, done;
     bool json = opts->format == FORMAT_JSON;
 
     if (progress_path(path, sizeof path) < 0)
@@ -86,10 +86,8 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
         progress_load(path, &p);
     else
         memset(&p, 0, sizeof p);
-    for (size_t i = 0; i < set->count; i++) {
-        verified += p.e[set->items[i].number].best >= PROGRESS_VERIFIED;
-        done += p.e[set->items[i].number].best >= PROGRESS_DONE;
-    }
+    verified = progress_count(&p, set, PROGRESS_VERIFIED);
+    done = progress_count(&p, set, PROGRESS_DONE);
     if (json) {
         printf("{\"workspace\": ");
         report_json_string(stdout, excommands_workspace(opts));

@@ -80,18 +80,11 @@ void free_exercise(struct tutor *t)
     t->ex.report = NULL;
 }
 
-static void count_verified(struct tutor *t)
-{
-    t->ex.verified = 0;
-    for (size_t i = 0; i < t->exercises->count; i++)
-        t->ex.verified += t->progress.e[t->exercises->items[i].number].best >= PROGRESS_VERIFIED;
-}
-
 static void reload_progress(struct tutor *t)
 {
     if (t->progress_file[0])
         progress_load(t->progress_file, &t->progress);
-    count_verified(t);
+    t->ex.verified = progress_count(&t->progress, t->exercises, PROGRESS_VERIFIED);
 }
 
 /* Asks the session to check the student's file as it is now. */
@@ -111,7 +104,6 @@ static void check_now(struct tutor *t)
     o.prediction = t->ex.prediction;
     session_check(t->session, t->exercise, &o);
 }
-
 
 /* Opens exercise x: the student's file is made from the start when there is none (never
    over one), and checked at once when it was there already. */
@@ -199,7 +191,6 @@ static bool poll_student_file(struct tutor *t)
 static void record_check(struct tutor *t, const struct check_report *r)
 {
     struct progress_check c;
-    struct progress_entry *en;
     struct error e;
     char msg[1100];
 
@@ -213,12 +204,9 @@ static void record_check(struct tutor *t, const struct check_report *r)
         error_clear(&e);
     } else if (c.exercise >= 0 && c.exercise < PROGRESS_MAX_EXERCISES) {
         /* Not kept beyond the session, but the screen still knows. */
-        en = &t->progress.e[c.exercise];
-        en->last = c.status;
-        en->best = c.status > en->best ? c.status : en->best;
-        en->checks++;
+        progress_apply(&t->progress.e[c.exercise], &c, (long long)time(NULL));
     }
-    count_verified(t);
+    t->ex.verified = progress_count(&t->progress, t->exercises, PROGRESS_VERIFIED);
 }
 
 /* A new report from the session: kept, shown when it is of the exercise open, and the

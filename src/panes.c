@@ -1541,10 +1541,8 @@ void panes_draw_exercises(int cols, int rows, const struct exercise_set *set, co
 {
     struct rect r = centred(cols, rows, 78, (int)set->count + 6);
     struct rect in = frame(&r, "Exercises: Up/Down, Enter opens (or its number), Esc closes", true);
-    int verified = 0, body = in.h - 3, top;
+    int verified = progress_count(p, set, PROGRESS_VERIFIED), body = in.h - 3, top;
 
-    for (size_t i = 0; i < set->count; i++)
-        verified += p->e[set->items[i].number].best >= PROGRESS_VERIFIED;
     if (set->count == 0) {
         draw_wrapped(&in, 0, "There are no exercises here: --exercises-dir DIR reads them from DIR.",
                      crt_attr(ROLE_DIM));

@@ -130,6 +130,31 @@ static int write_progress(FILE *out, void *ctx)
     return ferror(out) ? -1 : 0;
 }
 
+void progress_apply(struct progress_entry *en, const struct progress_check *c, long long now)
+{
+    en->last = c->status;
+    if (c->status > en->best)
+        en->best = c->status;
+    en->checks++;
+    if (c->gflops > en->best_gflops && c->status >= PROGRESS_VERIFIED)
+        en->best_gflops = c->gflops;
+    if (c->ratio > 0)
+        en->last_ratio = c->ratio;
+    if (c->prediction > 0)
+        en->prediction = c->prediction;
+    en->last_time = now;
+}
+
+int progress_count(const struct progress *p, const struct exercise_set *set, enum progress_status at_least)
+{
+    int n = 0;
+
+    for (size_t i = 0; i < set->count; i++)
+        n += set->items[i].number >= 0 && set->items[i].number < PROGRESS_MAX_EXERCISES &&
+             p->e[set->items[i].number].best >= at_least;
+    return n;
+}
+
 /* An exclusive lock on path.lock, held until the descriptor is closed. */
 static int lock(const char *path, struct error *e)
 {
@@ -190,17 +215,7 @@ static int update(const char *path, int exercise, const struct progress_check *c
     progress_load(path, &p);
     en = &p.e[exercise];
     if (c) {
-        en->last = c->status;
-        if (c->status > en->best)
-            en->best = c->status;
-        en->checks++;
-        if (c->gflops > en->best_gflops && c->status >= PROGRESS_VERIFIED)
-            en->best_gflops = c->gflops;
-        if (c->ratio > 0)
-            en->last_ratio = c->ratio;
-        if (c->prediction > 0)
-            en->prediction = c->prediction;
-        en->last_time = now;
+        progress_apply(en, c, now);
     } else {
         if (hints > en->hints)
             en->hints = hints;

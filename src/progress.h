@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "error.h"
+#include "exercise.h"
 
 #define PROGRESS_MAX_EXERCISES 100      /* numbers 0-99 */
 #define PROGRESS_FILE_MAX (256 << 10)
@@ -58,6 +59,13 @@ struct progress_check {
     char verdict[64];           /* for the log: "verified", "wrong", ... */
     char device[128];
 };
+
+/* Adds a check made at now (seconds since the epoch) to an entry: the newest status, the
+   furthest, the count, the best GFLOPS of a verified check, the newest ratio and prediction. */
+void progress_apply(struct progress_entry *en, const struct progress_check *c, long long now);
+
+/* The exercises of set whose furthest status is at least at_least: "4 of 11 verified". */
+int progress_count(const struct progress *p, const struct exercise_set *set, enum progress_status at_least);
 
 /* Under a lock shared with every writer of path: reads the file again, adds the check,
    replaces the file (file_replace) and appends a line to the log beside it (path.log).

@@ -301,6 +301,28 @@ START_TEST(test_log_line)
 END_TEST
 
 /* Two processes recording at once: every check is counted (the lock serialises them). */
+/* "N of M verified": counted over the exercises of the set only, at a status or beyond. */
+START_TEST(test_count)
+{
+    struct exercise items[3];
+    struct exercise_set set = { items, 3, NULL };
+    struct progress p;
+
+    memset(items, 0, sizeof items);
+    memset(&p, 0, sizeof p);
+    items[0].number = 1;
+    items[1].number = 4;
+    items[2].number = 7;
+    p.e[1].best = PROGRESS_DONE;
+    p.e[4].best = PROGRESS_VERIFIED;
+    p.e[7].best = PROGRESS_BUILDS;
+    p.e[9].best = PROGRESS_DONE;        /* not in the set */
+    ck_assert_int_eq(progress_count(&p, &set, PROGRESS_VERIFIED), 2);
+    ck_assert_int_eq(progress_count(&p, &set, PROGRESS_DONE), 1);
+    ck_assert_int_eq(progress_count(&p, &set, PROGRESS_NOT_BUILT), 3);
+}
+END_TEST
+
 START_TEST(test_two_writers)
 {
     char log[160];
@@ -341,6 +363,7 @@ Suite *progress_suite(void)
 
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_missing_file);
+    tcase_add_test(tc, test_count);
     tcase_add_test(tc, test_record_best_and_last);
     tcase_add_test(tc, test_record_gflops_of_verified_only);
     tcase_add_test(tc, test_record_ratio_and_prediction);
