@@ -177,6 +177,17 @@ static enum check_verdict verdict_of(const struct run_result *rr)
     return rr->cancelled ? CHECK_CANCELLED : CHECK_FAILED;
 }
 
+/* A workspace for a check at size s, with a guard as large as C after it: a store past the
+   end of C lands there (and is reported) rather than in memory the program uses, which on
+   a CPU device is the program's own. */
+static int guarded_workspace(struct workspace *w, struct ocl *cl, struct gemm_size s, uint64_t seed, struct error *e)
+{
+    if (workspace_init(w, cl, s, seed, e) < 0)
+        return -1;
+    w->guard = (size_t)(s.m * s.n) + 65536;
+    return 0;
+}
+
 /* repeat verified launches at one size, with the same inputs; their results must agree. */
 static void check_size(struct ocl *cl, const struct exercise *x, const struct lesson *l, const struct param_set *ps,
                        const struct measure_config *cfg, struct check_size *cs)
@@ -187,14 +198,11 @@ static void check_size(struct ocl *cl, const struct exercise *x, const struct le
     size_t count = (size_t)(cs->size.m * cs->size.n);
 
     error_init(&e);
-    if (workspace_init(&w, cl, cs->size, cfg->seed + (uint64_t)cs->size.m * 7 + (uint64_t)cs->size.k, &e) < 0) {
+    if (guarded_workspace(&w, cl, cs->size, cfg->seed + (uint64_t)cs->size.m * 7 + (uint64_t)cs->size.k, &e) < 0) {
         cs->verdict = CHECK_REFUSED;
         snprintf(cs->message, sizeof cs->message, "%s", e.msg);
         return;
     }
-    /* A guard as large as C after it: a store past the end lands there (and is reported)
-       rather than in memory the program uses, which on a CPU device is the program's own. */
-    w.guard = count + 65536;
     for (int rep = 0; rep < x->repeat && cs->verdict == CHECK_VERIFIED; rep++) {
         struct run_result rr;
         run_result_init(&rr);
@@ -253,11 +261,10 @@ static void measure_speed(struct ocl *cl, const struct exercise *x, const struct
         snprintf(r->speed_message, sizeof r->speed_message, "no lesson %d to compare with", x->versus);
         return;
     }
-    if (workspace_init(&w, cl, r->speed_size, o->measure.seed, &e) < 0) {
+    if (guarded_workspace(&w, cl, r->speed_size, o->measure.seed, &e) < 0) {
         str_copy(r->speed_message, sizeof r->speed_message, e.msg);
         return;
     }
-    w.guard = (size_t)(r->speed_size.m * r->speed_size.n) + 65536;   /* as in check_size */
     run_result_init(&mine);
     run_result_init(&theirs);
     measure_lesson(&w, l, ps, &o->measure, &mine);
@@ -311,10 +318,9 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
     struct measure_config cfg = o->measure;
     struct lesson l = x->l;
     struct param_set ps;
-    char *source, *text;
+    char *source;
     size_t len;
 
-    (void)e;
     memset(r, 0, sizeof *r);
     r->exercise = x->number;
     str_copy(r->title, sizeof r->title, x->l.title);
@@ -330,19 +336,18 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
     l.kernel_file = (char *)o->file;
     param_set_defaults(&l, &ps);
 
-    text = files_read(o->file, LESSON_KERNEL_MAX, "your kernel", &len, e);
-    if (!text || strlen(text) != len) {
+    /* Built as the student wrote it: no #line directive, which some compilers (NVIDIA's)
+       ignore while counting its line; the log is rewritten to name the file instead. */
+    source = files_read(o->file, LESSON_KERNEL_MAX, "your kernel", &len, e);
+    if (!source || strlen(source) != len) {
         r->verdict = CHECK_FAILED;
-        if (text)
+        if (source)
             snprintf(r->message, sizeof r->message, "%s holds a NUL byte: a kernel is text", o->file);
         else
             snprintf(r->message, sizeof r->message, "%s", e->msg);
-        free(text);
+        free(source);
         return 0;
     }
-    /* As the student wrote it: no #line directive, which some compilers (NVIDIA's) ignore
-       while counting its line; the log is rewritten to name the file instead. */
-    source = text;
     if (!build(cl, &l, &ps, source, shown, r)) {
         free(source);
         return 0;

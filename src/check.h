@@ -85,8 +85,9 @@ struct check_report {
 void check_report_free(struct check_report *r);
 
 /* Checks the file for exercise x on the open device; lessons holds the lesson compared with.
-   Returns 0 with the report filled (whatever the verdict), -1 only when nothing could be
-   checked at all (no memory) with e set. */
+   Returns 0 with the report filled, whatever the verdict; when the file cannot be read, e
+   says why as the report does. (No failure returns -1 now: memory runs out through
+   xalloc's one way out.) */
 int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set *lessons,
               const struct check_options *o, struct check_report *r, struct error *e);
 
