@@ -311,6 +311,22 @@ static void measure_speed(struct ocl *cl, const struct exercise *x, const struct
     workspace_free(&w);
 }
 
+/* The kernel declares local memory: the word local or __local (not get_local_id, say). */
+static bool uses_local_memory(const char *source)
+{
+    for (const char *p = source; *p; p++) {
+        size_t n;
+        if (!(isalpha((unsigned char)*p) || *p == '_') || (p > source && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+            continue;
+        for (n = 0; isalnum((unsigned char)p[n]) || p[n] == '_'; n++)
+            ;
+        if ((n == 5 && strncmp(p, "local", 5) == 0) || (n == 7 && strncmp(p, "__local", 7) == 0))
+            return true;
+        p += n - 1;
+    }
+    return false;
+}
+
 int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set *lessons,
               const struct check_options *o, struct check_report *r, struct error *e)
 {
@@ -365,7 +381,7 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
             break;
         }
     }
-    r->barrier_note = r->verdict == CHECK_VERIFIED && !r->device_is_gpu && strstr(source, "local") != NULL;
+    r->barrier_note = r->verdict == CHECK_VERIFIED && !r->device_is_gpu && uses_local_memory(source);
     if (r->verdict == CHECK_VERIFIED && x->speed != SPEED_NONE) {
         struct check_options so = *o;
         so.measure.source = source;

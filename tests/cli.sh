@@ -510,6 +510,10 @@ if "$tutor" --devices >/dev/null 2>&1; then
         not_ok "--check prints the error map of the first wrong size and stops there"
     expect "--check of the solution" 0 'Result: verified\.' ex --check 1 "$exdir/01-store.solution.cl"
     grep -Eq '^  64x64x64 +verified: 2 launches' "$tmp/out" || not_ok "--check verifies each size, repeat times"
+    # A kernel that asks for its local id but keeps nothing in local memory: no note.
+    sed 's|    float acc = 0.0f;|    float acc = 0.0f * (float)get_local_id(0);|' "$exdir/01-store.solution.cl" >"$tmp/local-id.cl"
+    expect "--check of a kernel without local memory" 0 'Result: verified\.' ex --check 1 "$tmp/local-id.cl"
+    grep -q '^Note: on this CPU device' "$tmp/out" && not_ok "no note about hidden races for a kernel without local memory"
     expect "--check --format json" 0 '"verdict": "verified"' ex --check 1 "$exdir/01-store.solution.cl" --format json
     json_has "$tmp/out" 'd["verdict"] == "verified" and d["passed"] is True and len(d["sizes"]) == 2' ||
         not_ok "--check --format json parses, with verdict and passed"
@@ -538,6 +542,10 @@ if "$tutor" --devices >/dev/null 2>&1; then
     expect "--check with --predict" 0 'You predicted 2\.00x; measured [0-9.]+x' \
         ex --check 2 "$exdir/02-predict.solution.cl" --predict 2
     grep -q 'Result: verified, prediction measured\.' "$tmp/out" || not_ok "--predict: the speed is measured"
+    if grep -q 'CPU' "$tmp/out"; then
+        grep -q '^Note: on this CPU device the work-items of a group run one after another' "$tmp/out" ||
+            not_ok "a kernel with local memory verified on a CPU device: races may hide, the report says"
+    fi
     grep -q "Not recorded in your progress: $exdir/02-predict.solution.cl is not your file" "$tmp/out" ||
         not_ok "a check of a file outside the workspace says it is not recorded"
     expect "--exercises: checks of other files are not the student's progress" 0 '1 of 2 exercises verified' \
