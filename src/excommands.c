@@ -553,7 +553,7 @@ static int hint(const struct exercise *x)
     }
     if (progress_path(path, sizeof path) < 0) {
         memset(&p, 0, sizeof p);
-        p.e[x->number].hints = (int)x->nhints - 1;
+        p.e[x->number].hints = (int)x->nhints;
         fprintf(stderr, "clmm-tutor: neither XDG_STATE_HOME nor HOME is set: every hint is shown, none "
                         "remembered\n");
     } else {

@@ -463,6 +463,8 @@ grep -q '^Hint 2 of 2' "$tmp/out" && not_ok "the first --hint reveals one hint o
 expect "a second --hint reveals the second after the first" 0 '^Hint 2 of 2: ' ex --hint 1
 grep -q '^Hint 1 of 2' "$tmp/out" || not_ok "a second --hint prints the first hint again"
 expect "--hint after the last" 0 'That was the last hint' ex --hint 1
+expect "--hint without a home to keep them: every hint" 0 '^Hint 2 of 2: ' \
+    env -u HOME -u XDG_STATE_HOME "$tutor" --exercises-dir "$exdir" --hint 1
 grep -Eq '^exercise 1 .*hints=2 ' "$XDG_STATE_HOME/clmm-tutor/progress" || not_ok "--hint keeps the hints revealed"
 expect "--solution before any check" 1 'check your own kernel first' ex --solution 1
 grep -q 'gemm_naive' "$tmp/out" && not_ok "--solution before any check prints no kernel"
