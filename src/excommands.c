@@ -101,7 +101,6 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
     for (size_t i = 0; i < set->count; i++) {
         const struct exercise *x = &set->items[i];
         const struct progress_entry *en = &p.e[x->number];
-        char *title = text_printable(json ? x->l.title : x->l.short_title, false);
         char bestg[32] = "-";
 
         practice_file(excommands_workspace(opts), x, file, sizeof file);
@@ -123,13 +122,14 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
                    en->checks, en->best_gflops, en->hints, en->solution_shown ? "true" : "false");
         } else {
             /* 80 columns: a title longer than its 29 is cut with "...". */
+            char *title = text_printable(x->l.short_title, false);
             bool longer = str_columns(title, strlen(title)) > 29;
             size_t cut = str_prefix(title, longer ? 26 : 29);
             int used = (int)str_columns(title, cut) + (longer ? 3 : 0);
             printf("%3d  %6d  %.*s%s%*s %-20s %6d %8s\n", x->number, x->lesson, (int)cut, title, longer ? "..." : "",
                    29 - used, "", progress_status_name(en->best), en->checks, bestg);
+            free(title);
         }
-        free(title);
     }
     if (json) {
         printf("\n]}\n");
@@ -539,12 +539,22 @@ static int solution(const struct options *opts, const struct lesson_set *lessons
 
 /* ---- --hint ---- */
 
+/* The first shown hints of x, each on a line. */
+static void print_hints(const struct exercise *x, int shown)
+{
+    for (int i = 0; i < shown && i < (int)x->nhints; i++) {
+        printf("Hint %d of %zu: ", i + 1, x->nhints);
+        put_printable(stdout, x->hints[i]);
+        putchar('\n');
+    }
+}
+
 static int hint(const struct exercise *x)
 {
     char path[4096];
     struct progress p;
     struct error e;
-    int shown;
+    int shown = (int)x->nhints;
 
     error_init(&e);
     if (x->nhints == 0) {
@@ -552,26 +562,17 @@ static int hint(const struct exercise *x)
         return EXIT_OK;
     }
     if (progress_path(path, sizeof path) < 0) {
-        memset(&p, 0, sizeof p);
-        p.e[x->number].hints = (int)x->nhints;
         fprintf(stderr, "clmm-tutor: neither XDG_STATE_HOME nor HOME is set: every hint is shown, none "
                         "remembered\n");
     } else {
+        /* One more than before, kept. */
         progress_load(path, &p);
-        shown = p.e[x->number].hints;
-        if (shown < (int)x->nhints && progress_note(path, x->number, shown + 1, false, &p, &e) < 0)
+        if (p.e[x->number].hints < shown)
+            shown = p.e[x->number].hints + 1;
+        if (shown > p.e[x->number].hints && progress_note(path, x->number, shown, false, NULL, &e) < 0)
             return commands_fail(EXIT_ENVIRONMENT, &e);
-        if (shown >= (int)x->nhints)
-            p.e[x->number].hints = (int)x->nhints;
     }
-    shown = p.e[x->number].hints < (int)x->nhints ? p.e[x->number].hints : (int)x->nhints;
-    if (shown < 1)
-        shown = 1;
-    for (int i = 0; i < shown; i++) {
-        printf("Hint %d of %zu: ", i + 1, x->nhints);
-        put_printable(stdout, x->hints[i]);
-        putchar('\n');
-    }
+    print_hints(x, shown);
     if (shown == (int)x->nhints)
         printf("(That was the last hint; the solution: clmm-tutor --solution %d, after a check.)\n", x->number);
     return EXIT_OK;
@@ -580,7 +581,7 @@ static int hint(const struct exercise *x)
 /* --exercise N without a terminal: the task, then a check of the student's file. */
 static int walk_through(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x)
 {
-    char goal[256], path[4200], progress[4096];
+    char goal[256], progress[4096];
     int shown = 0;
     int width = commands_terminal_width();
 
@@ -593,17 +594,12 @@ static int walk_through(const struct options *opts, const struct lesson_set *les
     for (size_t i = 0; i < x->nsizes; i++)
         printf("%s %lldx%lldx%lld", i ? "," : "", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k);
     printf("%s%s.\n", goal[0] ? "; " : "", goal);
-    practice_file(excommands_workspace(opts), x, path, sizeof path);
     if (progress_path(progress, sizeof progress) == 0) {
         struct progress p;
         progress_load(progress, &p);
         shown = p.e[x->number].hints < (int)x->nhints ? p.e[x->number].hints : (int)x->nhints;
     }
-    for (int i = 0; i < shown; i++) {
-        printf("Hint %d of %zu: ", i + 1, x->nhints);
-        put_printable(stdout, x->hints[i]);
-        putchar('\n');
-    }
+    print_hints(x, shown);
     if (shown < (int)x->nhints)
         printf("Hints: %d of %zu shown (clmm-tutor --hint %d reveals the next)\n", shown, x->nhints, x->number);
     putchar('\n');
