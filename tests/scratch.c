@@ -5,6 +5,7 @@
 #include <check.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <string.h>
 
 void scratch_write(const char *dir, const char *name, const char *text)
 {
@@ -29,4 +30,24 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 void scratch_remove(const char *dir)
 {
     nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+char *scratch_replace_line(const char *text, int line, const char *replacement)
+{
+    static char out[4096];
+    const char *p = text;
+    size_t len = 0;
+
+    for (int n = 1; *p; n++) {
+        const char *end = strchr(p, '\n');
+        size_t size = end ? (size_t)(end - p) + 1 : strlen(p);
+        const char *src = n == line ? replacement : p;
+        size_t count = n == line ? strlen(replacement) : size;
+        ck_assert(len + count < sizeof out);
+        memcpy(out + len, src, count);
+        len += count;
+        p += size;
+    }
+    out[len] = '\0';
+    return out;
 }

@@ -88,22 +88,7 @@ static const char full_exercise[] =
    to delete the line). */
 static char *full_exercise_with(int line, const char *replacement)
 {
-    static char out[4096];
-    const char *p = full_exercise;
-    size_t len = 0;
-
-    for (int n = 1; *p; n++) {
-        const char *end = strchr(p, '\n');
-        size_t size = end ? (size_t)(end - p) + 1 : strlen(p);
-        const char *src = n == line ? replacement : p;
-        size_t count = n == line ? strlen(replacement) : size;
-        ck_assert(len + count < sizeof out);
-        memcpy(out + len, src, count);
-        len += count;
-        p += size;
-    }
-    out[len] = '\0';
-    return out;
+    return scratch_replace_line(full_exercise, line, replacement);
 }
 
 static void parse_ok(const char *text, struct exercise *x)

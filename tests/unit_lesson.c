@@ -116,22 +116,7 @@ static void parse_fails(const char *text, int line, const char *fragment)
    to delete the line). */
 static char *full_lesson_with(int line, const char *replacement)
 {
-    static char out[4096];
-    const char *p = full_lesson;
-    size_t len = 0;
-
-    for (int n = 1; *p; n++) {
-        const char *end = strchr(p, '\n');
-        size_t size = end ? (size_t)(end - p) + 1 : strlen(p);
-        const char *src = n == line ? replacement : p;
-        size_t count = n == line ? strlen(replacement) : size;
-        ck_assert(len + count < sizeof out);
-        memcpy(out + len, src, count);
-        len += count;
-        p += size;
-    }
-    out[len] = '\0';
-    return out;
+    return scratch_replace_line(full_lesson, line, replacement);
 }
 
 START_TEST(test_lesson_full_header)
