@@ -1,6 +1,7 @@
 /* files.c: the tool's own files under the XDG directories, bounded reads of regular files,
    and atomic replacement. */
 #include "files.h"
+#include "str.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -332,4 +333,28 @@ int file_replace(const char *path, int (*write)(FILE *out, void *ctx), void *ctx
         return -1;
     }
     return sync_directory(path, e);
+}
+
+static bool inside(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+
+    if (strcmp(dir, "/") == 0)
+        return true;
+    return strncmp(path, dir, n) == 0 && path[n] == '/';
+}
+
+bool files_in_dirs(const char *path, const char *const *dirs, struct str *where)
+{
+    bool in = false;
+
+    for (; dirs && *dirs; dirs++) {
+        char *dir = realpath(*dirs, NULL);
+        if (!dir)
+            continue;
+        in |= inside(path, dir);
+        str_appendf(where, " or ", "%s", dir);
+        free(dir);
+    }
+    return in;
 }

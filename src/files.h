@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "str.h"
 
 /* A temporary file of file_replace this old (seconds) is taken for one a killed write left. */
 #define FILES_STALE_SECONDS 600
@@ -34,6 +35,11 @@ char *files_read(const char *path, size_t limit, const char *what, size_t *len, 
    with a message in e when the file cannot be read (errno ENOENT when there is none). */
 int files_read_lines(const char *path, size_t limit, const char *what, void (*line)(char *text, void *ctx),
                      void *ctx, struct error *e);
+
+/* Whether the canonical path real lies inside one of dirs (made canonical too): a file a
+   lesson or exercise names, symbolic links followed, stays in its own directories. Their
+   canonical names go to where, joined by " or ". */
+bool files_in_dirs(const char *real, const char *const *dirs, struct str *where);
 
 /* Creates the directories above path. */
 int make_parents(const char *path, struct error *e);

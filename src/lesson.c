@@ -329,15 +329,6 @@ static int parse_require(struct reader *r, const char *value)
 }
 
 /* Whether the canonical path lies inside the canonical directory dir. */
-static bool inside(const char *path, const char *dir)
-{
-    size_t n = strlen(dir);
-
-    if (strcmp(dir, "/") == 0)
-        return true;
-    return strncmp(path, dir, n) == 0 && path[n] == '/';
-}
-
 /* Whether the file at path (stat gave st) can be a kernel; the reason into why when not. */
 static bool kernel_usable(const char *path, const struct stat *st, struct str *why)
 {
@@ -348,23 +339,6 @@ static bool kernel_usable(const char *path, const struct stat *st, struct str *w
     else if (st->st_size > LESSON_KERNEL_MAX)
         str_appendf(why, "", "%s is larger than the %d MiB a kernel may have", path, LESSON_KERNEL_MAX >> 20);
     return why->len == 0;
-}
-
-/* Whether the canonical path lies in one of dirs (made canonical too); their canonical
-   names into where. */
-static bool in_dirs(const char *path, const char *const *dirs, struct str *where)
-{
-    bool in = false;
-
-    for (; dirs && *dirs; dirs++) {
-        char *dir = realpath(*dirs, NULL);
-        if (!dir)
-            continue;
-        in |= inside(path, dir);
-        str_appendf(where, " or ", "%s", dir);
-        free(dir);
-    }
-    return in;
 }
 
 /* The kernel called name, made canonical (no "lessons/../kernels") for messages and pages:
@@ -400,7 +374,7 @@ static char *find_kernel(struct reader *r, const char *name, const char *const *
                 break;
             }
             str_init(&where, allowed, sizeof allowed);
-            if (in_dirs(real, dirs, &where))
+            if (files_in_dirs(real, dirs, &where))
                 return real;
             error_set(r->e, "%s:%d: kernel file \"%s\" is %s, outside the lesson directory and the kernels "
                       "directory beside it: put the kernel in %s", r->file, r->line, name, real,
