@@ -122,8 +122,20 @@ static char *find_file(struct reading *rd, const char *key, const char *name, st
         snprintf(path, sizeof path, "%s/%s", rd->kernel_dirs[i], name);
         text = files_read(path, LESSON_KERNEL_MAX, "a kernel", &len, &ignored);
         if (text) {
+            /* A symbolic link may not lead out of the exercise directory: the solution is
+               printed on request, and an exercise set comes from someone else. */
+            char *real = realpath(path, NULL), where_buf[1024];
+            struct str where;
+            bool in;
+
             free(text);
-            return xstrdup(path);
+            str_init(&where, where_buf, sizeof where_buf);
+            in = real && files_in_dirs(real, rd->kernel_dirs, &where);
+            if (!in)
+                error_set(e, "%s: \"%s\" is %s, outside the exercise directory: put the file in %s", key, name,
+                          real ? real : path, where.len ? where_buf : rd->kernel_dirs[0]);
+            free(real);
+            return in ? xstrdup(path) : NULL;
         }
         if (errno != ENOENT) {
             error_set(e, "%s: %s", key, ignored.msg);

@@ -269,6 +269,20 @@ START_TEST(test_exercise_files)
 }
 END_TEST
 
+/* A solution that is a symbolic link out of the exercise directory is refused: --solution
+   would print whatever it leads to. */
+START_TEST(test_exercise_solution_link_outside)
+{
+    char link_path[512], outside[512];
+
+    snprintf(outside, sizeof outside, "%s/outside.cl", root_dir);
+    scratch_write(root_dir, "outside.cl", "__kernel void gemm_naive(void) {}\n");
+    snprintf(link_path, sizeof link_path, "%s/linked.cl", base_dir);
+    ck_assert_int_eq(symlink(outside, link_path), 0);
+    parse_fails(full_exercise_with(6, "solution: linked.cl\n"), 6, "outside the exercise directory");
+}
+END_TEST
+
 START_TEST(test_exercise_engine_host)
 {
     parse_fails(full_exercise_with(12, "engine: host\nentry: gemm_naive\n"), 12, "\"engine: host\" is not allowed");
@@ -440,6 +454,7 @@ Suite *exercise_suite(void)
     tcase_add_test(parse, test_exercise_bad_goal);
     tcase_add_test(parse, test_exercise_repeated_keys);
     tcase_add_test(parse, test_exercise_files);
+    tcase_add_test(parse, test_exercise_solution_link_outside);
     tcase_add_test(parse, test_exercise_engine_host);
     tcase_add_test(parse, test_exercise_goal_describe);
     suite_add_tcase(s, parse);
