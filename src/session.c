@@ -66,7 +66,6 @@ struct session {
     struct check_options check_want;
     char check_file[4096], check_shown[4096];
     bool check_pending;
-    unsigned long check_serial;     /* bumped by each report */
     struct check_report check_report;
 
     struct session_view view;
@@ -808,8 +807,7 @@ static void run_check(struct session *s)
     if (rc == 0 && rep.verdict != CHECK_CANCELLED && !s->check_pending) {
         check_report_free(&s->check_report);
         s->check_report = rep;
-        s->check_serial++;
-        s->view.check_serial = s->check_serial;
+        s->view.check_serial++;
     } else if (rc == 0) {
         /* Stopped by a change of size or device rather than by a newer check: run again. */
         if (!s->check_pending && !s->quit)
@@ -987,11 +985,11 @@ bool session_check_report(struct session *s, unsigned long *seen, struct check_r
     bool newer;
 
     pthread_mutex_lock(&s->lock);
-    newer = s->check_serial != *seen;
+    newer = s->view.check_serial != *seen;
     if (newer) {
         *out = s->check_report;
         out->build_log = s->check_report.build_log ? xstrdup(s->check_report.build_log) : NULL;
-        *seen = s->check_serial;
+        *seen = s->view.check_serial;
     }
     pthread_mutex_unlock(&s->lock);
     return newer;
