@@ -24,6 +24,47 @@ static void info_string(cl_device_id d, cl_device_info what, char *buf, size_t l
         buf[n - 1] = '\0';
 }
 
+/* cl_nv_device_attribute_query's names, from its specification. */
+#define NV_COMPUTE_CAPABILITY_MAJOR 0x4000
+#define NV_COMPUTE_CAPABILITY_MINOR 0x4001
+#define NV_REGISTERS_PER_BLOCK 0x4002
+#define NV_WARP_SIZE 0x4003
+
+/* Whether the device's extension list holds name, as a whole word. */
+static bool has_extension(cl_device_id d, const char *name)
+{
+    size_t size = 0, n = strlen(name);
+    char *list;
+    bool found = false;
+
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return false;
+    list = xmalloc(size + 1);
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, size, list, NULL) == CL_SUCCESS) {
+        list[size] = '\0';
+        for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+            if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ')) {
+                found = true;
+                break;
+            }
+    }
+    free(list);
+    return found;
+}
+
+static void gather_nvidia(struct device_info *d)
+{
+    if (!has_extension(d->id, "cl_nv_device_attribute_query"))
+        return;
+    if (clGetDeviceInfo(d->id, NV_COMPUTE_CAPABILITY_MAJOR, sizeof d->nv_cc_major, &d->nv_cc_major, NULL) ||
+        clGetDeviceInfo(d->id, NV_COMPUTE_CAPABILITY_MINOR, sizeof d->nv_cc_minor, &d->nv_cc_minor, NULL))
+        d->nv_cc_major = d->nv_cc_minor = 0;
+    if (clGetDeviceInfo(d->id, NV_REGISTERS_PER_BLOCK, sizeof d->nv_registers, &d->nv_registers, NULL))
+        d->nv_registers = 0;
+    if (clGetDeviceInfo(d->id, NV_WARP_SIZE, sizeof d->nv_warp, &d->nv_warp, NULL))
+        d->nv_warp = 0;
+}
+
 static void gather(struct device_info *d)
 {
     info_string(d->id, CL_DEVICE_NAME, d->name, sizeof d->name);
@@ -50,6 +91,10 @@ static void gather(struct device_info *d)
             sizes[0] = sizes[1] = sizes[2] = d->max_group;   /* not told: the group limit applies */
         memcpy(d->max_item_sizes, sizes, sizeof d->max_item_sizes);
     }
+    clGetDeviceInfo(d->id, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof d->native_float_width,
+                    &d->native_float_width, NULL);
+    d->nv_compiler_options = has_extension(d->id, "cl_nv_compiler_options");
+    gather_nvidia(d);
 }
 
 int device_list_load(struct device_list *list, struct error *e)

@@ -2,6 +2,7 @@
 #ifndef CLMM_DEVICE_H
 #define CLMM_DEVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -26,6 +27,13 @@ struct device_info {
     cl_ulong local_mem;
     size_t max_group;           /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     size_t max_item_sizes[3];
+    cl_uint native_float_width;     /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT */
+    /* NVIDIA's own facts (cl_nv_device_attribute_query); 0 where the device does not give
+       them. A compute capability of 9.0 is an H100 or H200. */
+    cl_uint nv_cc_major, nv_cc_minor;
+    cl_uint nv_registers;           /* 32-bit registers a work-group may use */
+    cl_uint nv_warp;                /* work-items that run in lockstep */
+    bool nv_compiler_options;       /* cl_nv_compiler_options: -cl-nv-verbose and others */
 };
 
 struct device_list {
