@@ -29,6 +29,7 @@ static void info_string(cl_device_id d, cl_device_info what, char *buf, size_t l
 #define NV_COMPUTE_CAPABILITY_MINOR 0x4001
 #define NV_REGISTERS_PER_BLOCK 0x4002
 #define NV_WARP_SIZE 0x4003
+#define NV_MAX_LOCAL_MEMORY_PER_SM 0x400B
 
 /* Whether the device's extension list holds name, as a whole word. */
 static bool has_extension(cl_device_id d, const char *name)
@@ -63,6 +64,8 @@ static void gather_nvidia(struct device_info *d)
         d->nv_registers = 0;
     if (clGetDeviceInfo(d->id, NV_WARP_SIZE, sizeof d->nv_warp, &d->nv_warp, NULL))
         d->nv_warp = 0;
+    if (clGetDeviceInfo(d->id, NV_MAX_LOCAL_MEMORY_PER_SM, sizeof d->nv_local_per_unit, &d->nv_local_per_unit, NULL))
+        d->nv_local_per_unit = 0;
 }
 
 static void gather(struct device_info *d)

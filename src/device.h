@@ -33,6 +33,8 @@ struct device_info {
     cl_uint nv_cc_major, nv_cc_minor;
     cl_uint nv_registers;           /* 32-bit registers a work-group may use */
     cl_uint nv_warp;                /* work-items that run in lockstep */
+    cl_uint nv_local_per_unit;      /* bytes of local memory a compute unit holds for all the
+                                       work-groups resident on it (0: not told) */
     bool nv_compiler_options;       /* cl_nv_compiler_options: -cl-nv-verbose and others */
 };
 
