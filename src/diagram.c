@@ -1,5 +1,5 @@
-/* diagram.c: how a lesson's kernel divides C: its figures, checked against the device, and a
-   text drawing of C cut into work-groups and of one work-group cut into work-items. */
+/* diagram.c: a text drawing of C cut into work-groups and of one work-group cut into
+   work-items, from the lesson's figures (figures.c). */
 #include "diagram.h"
 
 #include <limits.h>
@@ -11,233 +11,6 @@
 
 #include "str.h"
 #include "xalloc.h"
-
-/* ---- the figures ---- */
-
-static void warn(struct diagram *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void warn(struct diagram *d, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (d->nwarnings == DIAGRAM_MAX_WARNINGS)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(d->warnings[d->nwarnings++], sizeof d->warnings[0], fmt, ap);
-    va_end(ap);
-}
-
-/* One expression of a layout line, at the size the kernel runs at; it must be positive. */
-static int eval_positive(const struct lesson *l, const struct param_set *ps, const struct geometry *g,
-                         const char *key, const char *expr, long long *v, struct error *e)
-{
-    if (geometry_eval(l, ps, g->run, expr, v, e) < 0) {
-        error_prefix(e, "%s", key);
-        return -1;
-    }
-    if (*v <= 0) {
-        error_set(e, "%s: %s is %lld at %lldx%lldx%lld, not positive", key, expr, *v,
-                  g->run.m, g->run.n, g->run.k);
-        return -1;
-    }
-    return 0;
-}
-
-/* A "ROWS, COLS" line, where the lesson has it. */
-static int eval_pair(const struct lesson *l, const struct param_set *ps, const struct geometry *g,
-                     const char *key, char *const exprs[2], bool *has, long long *rows, long long *cols,
-                     struct error *e)
-{
-    *has = exprs[0] != NULL;
-    if (!*has)
-        return 0;
-    if (eval_positive(l, ps, g, key, exprs[0], rows, e) < 0 ||
-        eval_positive(l, ps, g, key, exprs[1], cols, e) < 0)
-        return -1;
-    return 0;
-}
-
-static int read_layout(const struct lesson *l, const struct param_set *ps, struct diagram *d,
-                       struct error *e)
-{
-    const struct lesson_layout *y = &l->layout;
-    const struct geometry *g = &d->g;
-    bool has_run;
-
-    if (eval_pair(l, ps, g, "tile", y->tile, &d->has_tile, &d->tile_rows, &d->tile_cols, e) < 0 ||
-        eval_pair(l, ps, g, "item", y->item, &d->has_item, &d->item_rows, &d->item_cols, e) < 0 ||
-        eval_pair(l, ps, g, "item-run", y->item_run, &has_run, &d->run_rows, &d->run_cols, e) < 0 ||
-        eval_pair(l, ps, g, "local-a", y->local_a, &d->has_local_a, &d->local_a_rows, &d->local_a_cols,
-                  e) < 0 ||
-        eval_pair(l, ps, g, "local-b", y->local_b, &d->has_local_b, &d->local_b_rows, &d->local_b_cols,
-                  e) < 0)
-        return -1;
-    d->local_copies = 1;
-    if (y->local_copies && eval_positive(l, ps, g, "local-copies", y->local_copies, &d->local_copies, e) < 0)
-        return -1;
-    d->has_loads = y->loads != NULL;
-    if (d->has_loads && eval_positive(l, ps, g, "loads", y->loads, &d->loads, e) < 0)
-        return -1;
-    if (!has_run) {
-        d->run_rows = d->item_rows;
-        d->run_cols = d->item_cols;
-    }
-    if (d->has_item && (d->item_rows % d->run_rows != 0 || d->item_cols % d->run_cols != 0)) {
-        error_set(e, "item-run: runs of %lldx%lld do not make up the work-item's block of %lldx%lld",
-                  d->run_rows, d->run_cols, d->item_rows, d->item_cols);
-        return -1;
-    }
-    return 0;
-}
-
-/* a * b, refused when it does not fit in 64 bits: a lesson file may give any values. */
-static int product(const char *what, long long a, long long b, long long *r, struct error *e)
-{
-    if (__builtin_mul_overflow(a, b, r)) {
-        error_set(e, "%s: %lld x %lld does not fit in 64 bits", what, a, b);
-        return -1;
-    }
-    return 0;
-}
-
-/* Floats of local memory per work-group: the tiles and the local(...) arguments, a tile held
-   by an argument of exactly its size counted once (lessons/FORMAT). */
-static int local_floats(const struct lesson *l, const struct diagram *d, unsigned long long *floats,
-                        struct error *e)
-{
-    long long tiles[2] = { d->local_a_floats, d->local_b_floats };
-
-    *floats = 0;
-    for (size_t i = 0; i < l->nargs; i++) {
-        long long v = d->g.arg_values[i];
-        if (l->args[i].kind != ARG_LOCAL)
-            continue;
-        if (__builtin_add_overflow(*floats, (unsigned long long)v, floats))
-            goto too_many;
-        for (int t = 0; t < 2; t++)
-            if (tiles[t] == v) {
-                tiles[t] = 0;
-                break;
-            }
-    }
-    for (int t = 0; t < 2; t++)
-        if (__builtin_add_overflow(*floats, (unsigned long long)tiles[t], floats))
-            goto too_many;
-    return 0;
-too_many:
-    error_set(e, "local memory: the floats of the tiles and local(...) arguments: their sum does not fit in "
-                 "64 bits");
-    return -1;
-}
-
-/* Without a + b - 1, which overflows for a tile near the largest value. */
-static long long cdiv(long long a, long long b)
-{
-    return a / b + (a % b != 0);
-}
-
-/* Work-items along the rows and the columns of a tile. */
-static long long items_m(const struct diagram *d)
-{
-    return d->tile_rows / d->item_rows;
-}
-
-static long long items_n(const struct diagram *d)
-{
-    return d->tile_cols / d->item_cols;
-}
-
-/* The products of the layout lines, each checked, then the ratios (in doubles). */
-static int count(const struct lesson *l, struct diagram *d, struct error *e)
-{
-    const struct geometry *g = &d->g;
-    unsigned long long floats;
-    long long a;
-    double groups, asked, run;
-
-    if (d->has_tile) {
-        d->groups_m = cdiv(g->run.m, d->tile_rows);
-        d->groups_n = cdiv(g->run.n, d->tile_cols);
-        if (product("work-groups", d->groups_m, d->groups_n, &d->tile_groups, e) < 0 ||
-            product("tile", d->groups_m, d->tile_rows, &d->cover_rows, e) < 0 ||
-            product("tile", d->groups_n, d->tile_cols, &d->cover_cols, e) < 0)
-            return -1;
-    }
-    if (d->has_item && product("item", d->item_rows, d->item_cols, &d->outputs_per_item, e) < 0)
-        return -1;
-    if (d->has_tile && d->has_item && d->tile_rows % d->item_rows == 0 && d->tile_cols % d->item_cols == 0 &&
-        product("tile", items_m(d), items_n(d), &d->tile_items, e) < 0)
-        return -1;
-    if (d->has_local_a && (product("local-a", d->local_copies, d->local_a_rows, &a, e) < 0 ||
-                           product("local-a", a, d->local_a_cols, &d->local_a_floats, e) < 0))
-        return -1;
-    if (d->has_local_b && (product("local-b", d->local_copies, d->local_b_rows, &a, e) < 0 ||
-                           product("local-b", a, d->local_b_cols, &d->local_b_floats, e) < 0))
-        return -1;
-    if (local_floats(l, d, &floats, e) < 0)
-        return -1;
-    if (floats > ULLONG_MAX / sizeof(float)) {
-        error_set(e, "local memory: 4 bytes x %llu floats does not fit in 64 bits", floats);
-        return -1;
-    }
-    d->local_bytes = sizeof(float) * floats;
-    groups = g->has_local ? (double)g->groups : (double)d->tile_groups;
-    d->bytes_per_flop = d->has_loads && groups > 0 ? 4.0 * (double)d->loads * groups / gemm_flops(g->run) : -1.0;
-    asked = gemm_flops(g->asked);
-    run = gemm_flops(g->run);
-    d->padding_share = g->padded && run > asked ? 1.0 - asked / run : 0.0;
-    return 0;
-}
-
-/* Lines of one lesson file that disagree: worth saying, since the drawing trusts them. */
-static void check_layout(struct diagram *d)
-{
-    const struct geometry *g = &d->g;
-
-    if (!g->has_local || !d->has_tile)
-        return;
-    if (d->tile_groups < 0 || (unsigned long long)d->tile_groups != g->groups)
-        warn(d, "tiles of %lldx%lld make %lld work-groups, but the NDRange has %zu", d->tile_rows,
-             d->tile_cols, d->tile_groups, g->groups);
-    if (d->has_item && (d->tile_items == 0 || (unsigned long long)d->tile_items != g->group_items))
-        warn(d, "a tile of %lldx%lld is not %zu work-items of %lldx%lld", d->tile_rows, d->tile_cols,
-             g->group_items, d->item_rows, d->item_cols);
-}
-
-static void check_limits(struct diagram *d, const struct diagram_limits *lim)
-{
-    const struct geometry *g = &d->g;
-
-    if (g->has_local && lim->max_group && g->group_items > lim->max_group)
-        warn(d, "work-group of %zu work-items exceeds the device's %zu", g->group_items, lim->max_group);
-    for (size_t i = 0; g->has_local && i < g->dims; i++)
-        if (lim->max_item_sizes[i] && g->local[i] > lim->max_item_sizes[i])
-            warn(d, "work-group of %zu work-items in dimension %zu exceeds the device's %zu", g->local[i],
-                 i, lim->max_item_sizes[i]);
-    if (lim->local_mem && d->local_bytes > lim->local_mem)
-        warn(d, "%llu bytes of local memory per work-group exceed the device's %llu", d->local_bytes,
-             lim->local_mem);
-}
-
-int diagram_compute(const struct lesson *l, const struct param_set *ps, struct gemm_size size,
-                    const struct diagram_limits *limits, struct diagram *d, struct error *e)
-{
-    memset(d, 0, sizeof *d);
-    d->bytes_per_flop = -1.0;
-    if (l->engine == ENGINE_HOST) {
-        error_set(e, "the host reference runs on one CPU core: no work-groups");
-        return -1;
-    }
-    if (geometry_compute(l, ps, size, &d->g, e) < 0 || read_layout(l, ps, d, e) < 0 ||
-        count(l, d, e) < 0)
-        return -1;
-    check_layout(d);
-    if (limits)
-        check_limits(d, limits);
-    return 0;
-}
-
-/* ---- the drawing ---- */
 
 #define MAX_COLUMNS 250         /* a character takes at most 4 bytes: a line fits DIAGRAM_LINE_BYTES */
 #define MAX_ROWS 200
@@ -600,12 +373,12 @@ static void paint_panel(struct canvas *c, int top, int left, const struct panel 
 /* ---- what the labels say ---- */
 
 /* Whether the lesson says anything of its layout: if not, its __local arrays are unknown. */
-static bool describes_layout(const struct diagram *d)
+static bool describes_layout(const struct figures *d)
 {
     return d->has_tile || d->has_item || d->has_local_a || d->has_local_b || d->has_loads;
 }
 
-static bool runs_spread(const struct diagram *d)
+static bool runs_spread(const struct figures *d)
 {
     return d->has_item && (d->run_rows < d->item_rows || d->run_cols < d->item_cols);
 }
@@ -623,26 +396,26 @@ static void say_share(double share, char *buf, size_t len)
         snprintf(buf, len, "%.0f%%", percent);
 }
 
-static void say_size(const struct diagram *d, char *buf, size_t len)
+static void say_size(const struct figures *d, char *buf, size_t len)
 {
     snprintf(buf, len, "C %lldx%lld", d->g.asked.m, d->g.asked.n);
 }
 
 /* Lessons that handle the edges in the kernel run whole tiles that stick out of C. */
-static bool sticks_out(const struct diagram *d)
+static bool sticks_out(const struct figures *d)
 {
     return d->has_tile && (d->cover_rows != d->g.run.m || d->cover_cols != d->g.run.n);
 }
 
 /* Whether the grid of work-groups has a part beyond the C asked for. */
-static bool beyond_c(const struct diagram *d)
+static bool beyond_c(const struct figures *d)
 {
     return d->has_tile && (d->cover_rows > d->g.asked.m || d->cover_cols > d->g.asked.n);
 }
 
 /* The padding's key: "╱ padded to 128x128x32: 60% of the work", or when brief "╱ padding:
    60% of the work"; without the glyph where only K is padded, which the grid cannot show. */
-static void say_padding(const struct diagram *d, const struct glyphs *g, bool brief, char *buf, size_t len)
+static void say_padding(const struct figures *d, const struct glyphs *g, bool brief, char *buf, size_t len)
 {
     const struct gemm_size *r = &d->g.run;
     const char *glyph = beyond_c(d) ? g->pad : "", *blank = beyond_c(d) ? " " : "";
@@ -655,7 +428,7 @@ static void say_padding(const struct diagram *d, const struct glyphs *g, bool br
         snprintf(buf, len, "%s%spadded to %lldx%lldx%lld: %s of the work", glyph, blank, r->m, r->n, r->k, share);
 }
 
-static void say_groups(const struct diagram *d, bool brief, char *buf, size_t len)
+static void say_groups(const struct figures *d, bool brief, char *buf, size_t len)
 {
     const char *what = brief ? "groups" : "work-groups";
     struct str s;
@@ -672,12 +445,12 @@ static void say_groups(const struct diagram *d, bool brief, char *buf, size_t le
         str_appendf(&s, "", " covering %lldx%lld", d->cover_rows, d->cover_cols);
 }
 
-static void say_items(const struct diagram *d, bool brief, char *buf, size_t len)
+static void say_items(const struct figures *d, bool brief, char *buf, size_t len)
 {
     const char *what = brief ? "items" : "work-items";
 
     if (d->has_item && d->tile_items > 0)
-        snprintf(buf, len, "%lldx%lld %s of %lldx%lld", items_m(d), items_n(d), what, d->item_rows,
+        snprintf(buf, len, "%lldx%lld %s of %lldx%lld", d->tile_items_m, d->tile_items_n, what, d->item_rows,
                  d->item_cols);
     else if (d->g.has_local)
         snprintf(buf, len, "%zu %s", d->g.group_items, what);
@@ -694,10 +467,10 @@ static void say_runs(struct str *s, long long run, long long step)
 }
 
 /* Where one work-item's outputs lie when they are not one block. */
-static void say_spread(const struct diagram *d, char *buf, size_t len)
+static void say_spread(const struct figures *d, char *buf, size_t len)
 {
     bool rows = d->run_rows < d->item_rows, cols = d->run_cols < d->item_cols;
-    long long step_rows = d->run_rows * items_m(d), step_cols = d->run_cols * items_n(d);
+    long long step_rows = d->run_rows * d->tile_items_m, step_cols = d->run_cols * d->tile_items_n;
     struct str s;
 
     str_init(&s, buf, len);
@@ -718,7 +491,7 @@ static void say_spread(const struct diagram *d, char *buf, size_t len)
 
 /* "local: ▤ A 128x16, ▥ B 17x128", the tiles' glyphs as their keys; "local: ▤A 128x16,
    ▥B 17x128" when brief. */
-static void say_local(const struct diagram *d, bool brief, const struct glyphs *g, char *buf, size_t len)
+static void say_local(const struct figures *d, bool brief, const struct glyphs *g, char *buf, size_t len)
 {
     struct str s;
 
@@ -744,7 +517,7 @@ static void say_local(const struct diagram *d, bool brief, const struct glyphs *
    width columns: "█ work-group 0 and work-item 0  ▤ A tile 128x16 (local)  ▥ B tile 17x128
    ╱ padding", or when brief "█ group 0, item 0  ▤ A tile 128x16  ▥ B tile 17x128". A key is
    split only when it is wider than a line. */
-static void legend_text(const struct diagram *d, const struct glyphs *g, bool brief, int width, struct text *t)
+static void legend_text(const struct figures *d, const struct glyphs *g, bool brief, int width, struct text *t)
 {
     char keys[4][TEXT_BYTES / 2], line[TEXT_BYTES], where[48] = "";
     int n = 0;
@@ -787,7 +560,7 @@ static void legend_text(const struct diagram *d, const struct glyphs *g, bool br
 /* C cut into work-groups, within height and, but for a long word, width; false when the grid
    gets less than two rows. What lies beyond the C asked for is drawn as padding; the last
    group is drawn even where the grid ends in an ellipsis, so that this part shows. */
-static bool plan_c(const struct diagram *d, int width, int height, struct panel *p)
+static bool plan_c(const struct figures *d, int width, int height, struct panel *p)
 {
     char say[TEXT_BYTES];
     int w, h, max_w = width < GRID_MAX_COLUMNS ? width : GRID_MAX_COLUMNS, max_h;
@@ -816,7 +589,7 @@ static bool plan_c(const struct diagram *d, int width, int height, struct panel 
 }
 
 /* The tracks of one work-group's tile: its work-items, as one block each or in runs. */
-static void plan_items(const struct diagram *d, struct panel *p, int max_w, int max_h)
+static void plan_items(const struct figures *d, struct panel *p, int max_w, int max_h)
 {
     int w, h;
 
@@ -828,7 +601,7 @@ static void plan_items(const struct diagram *d, struct panel *p, int max_w, int 
     }
     if (!runs_spread(d)) {
         cell_shape(d->item_rows, d->item_cols, &w, &h);
-        grid_units(&p->rows, &p->cols, items_m(d), items_n(d), d->item_rows, d->item_cols, w, h, true, false,
+        grid_units(&p->rows, &p->cols, d->tile_items_m, d->tile_items_n, d->item_rows, d->item_cols, w, h, true, false,
                    max_w, max_h);
         return;
     }
@@ -837,11 +610,11 @@ static void plan_items(const struct diagram *d, struct panel *p, int max_w, int 
         if (d->run_rows < d->item_rows)
             track_runs(&p->rows, d->item_rows / d->run_rows, scale, max_h);
         else
-            track_units(&p->rows, items_m(d), d->item_rows, scale, true, false, max_h);
+            track_units(&p->rows, d->tile_items_m, d->item_rows, scale, true, false, max_h);
         if (d->run_cols < d->item_cols)
             track_runs(&p->cols, d->item_cols / d->run_cols, 2 * scale, max_w);
         else
-            track_units(&p->cols, items_n(d), d->item_cols, 2 * scale, true, false, max_w);
+            track_units(&p->cols, d->tile_items_n, d->item_cols, 2 * scale, true, false, max_w);
         if (track_complete(&p->rows) && track_complete(&p->cols) && p->rows.len <= max_h &&
             p->cols.len <= max_w)
             return;
@@ -864,7 +637,7 @@ static int tile_room(long long span, long long side, int total)
    B of equal size are drawn at equal size. A side longer than its room (A: a_max columns and
    the grid's rows; B: b_max rows and the grid's columns) is cut there, and tiles of equal
    size are cut alike, so that they still look alike. */
-static void plan_tiles(const struct diagram *d, struct panel *p, int a_max, int b_max)
+static void plan_tiles(const struct figures *d, struct panel *p, int a_max, int b_max)
 {
     double sy = (double)p->rows.len / (double)d->tile_rows, sx = (double)p->cols.len / (double)d->tile_cols;
 
@@ -886,7 +659,7 @@ static void plan_tiles(const struct diagram *d, struct panel *p, int a_max, int 
 /* One work-group cut into its work-items, with its tiles in local memory, within width x
    height; false when it does not fit. When brief, the title leaves out the group's size, which
    the other panel gives. */
-static bool plan_group(const struct diagram *d, int width, int height, bool brief, const struct glyphs *g,
+static bool plan_group(const struct figures *d, int width, int height, bool brief, const struct glyphs *g,
                        struct panel *p)
 {
     char say[TEXT_BYTES];
@@ -926,7 +699,7 @@ static bool plan_group(const struct diagram *d, int width, int height, bool brie
 }
 
 /* For a small pane: a few rows of the grid of work-groups, each beside a line of text. */
-static int paint_compact(const struct diagram *d, struct canvas *c, int room, const struct glyphs *g)
+static int paint_compact(const struct figures *d, struct canvas *c, int room, const struct glyphs *g)
 {
     struct text t = { .n = 0 };
     struct track rows, cols;
@@ -972,7 +745,7 @@ static int paint_compact(const struct diagram *d, struct canvas *c, int room, co
 }
 
 /* The drawing, in the first room rows of the canvas; returns the rows it takes. */
-static int paint_picture(const struct diagram *d, struct canvas *c, int room, const struct glyphs *g)
+static int paint_picture(const struct figures *d, struct canvas *c, int room, const struct glyphs *g)
 {
     struct panel pc, pg;
 
@@ -1052,7 +825,7 @@ static void say_ratio(double ratio, char *buf, size_t len)
 }
 
 /* Without layout lines the kernel's own __local arrays are unknown: only the arguments count. */
-static void say_local_bytes(const struct diagram *d, struct text *t, int width)
+static void say_local_bytes(const struct figures *d, struct text *t, int width)
 {
     const char *label = "local mem/group";
     char value[TEXT_BYTES / 4], more[TEXT_BYTES / 2], brief[TEXT_BYTES / 2];
@@ -1069,7 +842,7 @@ static void say_local_bytes(const struct diagram *d, struct text *t, int width)
     }
 }
 
-static void figure_text(const struct diagram *d, int width, struct text *t)
+static void figure_text(const struct figures *d, int width, struct text *t)
 {
     const struct geometry *g = &d->g;
     const char *choice = "chosen by the implementation", *brief_choice = "implementation's";
@@ -1107,7 +880,7 @@ static void figure_text(const struct diagram *d, int width, struct text *t)
     }
 }
 
-static void warning_text(const struct diagram *d, int width, struct text *t)
+static void warning_text(const struct figures *d, int width, struct text *t)
 {
     char line[TEXT_BYTES];
 
@@ -1117,7 +890,7 @@ static void warning_text(const struct diagram *d, int width, struct text *t)
     }
 }
 
-size_t diagram_draw(const struct diagram *d, int width, size_t max_lines, bool utf8,
+size_t diagram_draw(const struct figures *d, int width, size_t max_lines, bool utf8,
                     char (*lines)[DIAGRAM_LINE_BYTES])
 {
     const struct glyphs *g = utf8 ? &utf8_glyphs : &ascii_glyphs;

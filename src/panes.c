@@ -602,9 +602,9 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
 
 /* ---- the work-group layout ---- */
 
-static struct diagram_limits limits_of(const struct session_view *v)
+static struct figures_limits limits_of(const struct session_view *v)
 {
-    struct diagram_limits lim;
+    struct figures_limits lim;
 
     memset(&lim, 0, sizeof lim);
     if (v->device_ready) {
@@ -618,7 +618,7 @@ static struct diagram_limits limits_of(const struct session_view *v)
 
 /* Draws a line of the diagram, its highlighted cells, its tiles of A and B and its padding
    each in their role's colour (diagram_glyph_at tells them apart). */
-static void draw_diagram_line(int y, int x, int w, const char *line, const struct diagram *d)
+static void draw_diagram_line(int y, int x, int w, const char *line, const struct figures *d)
 {
     static const int roles[] = {
         [DIAGRAM_GLYPH_TEXT] = ROLE_NORMAL,
@@ -651,8 +651,8 @@ static void draw_diagram_line(int y, int x, int w, const char *line, const struc
 void panes_draw_layout(const struct rect *r, struct screen_model *m)
 {
     const struct lesson *l = current(m);
-    struct diagram_limits lim = limits_of(m->view);
-    struct diagram *d = xmalloc(sizeof *d);
+    struct figures_limits lim = limits_of(m->view);
+    struct figures *d = xmalloc(sizeof *d);
     char (*lines)[DIAGRAM_LINE_BYTES];
     struct rect in = frame(r, "Work-group layout", m->focus == PANE_LAYOUT);
     struct error e;
@@ -661,7 +661,7 @@ void panes_draw_layout(const struct rect *r, struct screen_model *m)
 
     lines = xmalloc(200 * sizeof *lines);
     error_init(&e);
-    if (diagram_compute(l, &m->view->params, m->view->size, m->view->device_ready ? &lim : NULL, d, &e) < 0) {
+    if (figures_compute(l, &m->view->params, m->view->size, m->view->device_ready ? &lim : NULL, d, &e) < 0) {
         draw_wrapped(&in, 0, e.msg, crt_attr(l->engine == ENGINE_HOST ? ROLE_NORMAL : ROLE_WARNING));
     } else {
         /* Drawn for the pane: a small one gets the figures and a compact drawing. */

@@ -611,12 +611,12 @@ static int screen_key(struct tutor *t, int key)
 /* Why the lesson cannot run with its parameters now, for the parameter window. */
 static void refusal_now(const struct tutor *t, char *buf, size_t len)
 {
-    struct diagram d;
+    struct figures d;
     struct error e;
 
     error_init(&e);
     buf[0] = '\0';
-    if (diagram_compute(&t->lessons->items[t->model.lesson], &t->view->params, t->view->size, NULL, &d, &e) < 0)
+    if (figures_compute(&t->lessons->items[t->model.lesson], &t->view->params, t->view->size, NULL, &d, &e) < 0)
         snprintf(buf, len, "%s", e.msg);
     else if (d.nwarnings > 0)
         snprintf(buf, len, "%s", d.warnings[0]);

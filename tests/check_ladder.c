@@ -125,7 +125,7 @@ START_TEST(test_local_memory)
     const struct lesson *l = &lessons.items[_i];
     const struct gemm_size s = { 256, 256, 256 };
     struct param_set ps;
-    struct diagram d;
+    struct figures d;
     struct error e;
     cl_program program;
     cl_kernel kernel;
@@ -135,7 +135,7 @@ START_TEST(test_local_memory)
         return;
     error_init(&e);
     param_set_defaults(l, &ps);
-    ck_assert_msg(diagram_compute(l, &ps, s, NULL, &d, &e) == 0, "lesson %d: %s", l->number, e.msg);
+    ck_assert_msg(figures_compute(l, &ps, s, NULL, &d, &e) == 0, "lesson %d: %s", l->number, e.msg);
     ck_assert_msg(measure_build(&cl, l, &ps, NULL, &program, &kernel, &e) == 0, "lesson %d: %s", l->number, e.msg);
     for (size_t i = 0; i < l->nargs; i++) {
         size_t bytes = (size_t)d.g.arg_values[i] * sizeof(float);

@@ -34,7 +34,7 @@ static const struct gemm_size cube = { 1024, 1024, 1024 }, odd = { 1000, 700, 30
 
 /* The figures of a lesson with its defaults, one parameter changed when name is not NULL. */
 static void compute(int number, struct gemm_size size, const char *name, long long value,
-                    const struct diagram_limits *limits, struct diagram *d)
+                    const struct figures_limits *limits, struct figures *d)
 {
     const struct lesson *l = lesson(number);
     struct param_set ps;
@@ -44,10 +44,10 @@ static void compute(int number, struct gemm_size size, const char *name, long lo
     if (name)
         ps.values[lesson_param_index(l, name)] = value;
     error_init(&e);
-    ck_assert_msg(diagram_compute(l, &ps, size, limits, d, &e) == 0, "lesson %d: %s", number, e.msg);
+    ck_assert_msg(figures_compute(l, &ps, size, limits, d, &e) == 0, "lesson %d: %s", number, e.msg);
 }
 
-static void assert_figures(const struct diagram *d, long long groups_m, long long groups_n,
+static void assert_figures(const struct figures *d, long long groups_m, long long groups_n,
                            size_t group_items, unsigned long long local_bytes, long long outputs,
                            double bytes_per_flop)
 {
@@ -66,7 +66,7 @@ static void assert_figures(const struct diagram *d, long long groups_m, long lon
    multiples of 16), K stays 300. */
 START_TEST(test_diagram_naive)
 {
-    struct diagram d;
+    struct figures d;
 
     compute(1, cube, NULL, 0, NULL, &d);
     assert_figures(&d, 64, 64, 256, 0, 1, 4.0);
@@ -88,7 +88,7 @@ END_TEST
    (2N^3) = (32 + N) / (16 N). 1000x700x300 is padded to the square 1024. */
 START_TEST(test_diagram_row_local_b)
 {
-    struct diagram d;
+    struct figures d;
 
     compute(4, cube, NULL, 0, NULL, &d);
     assert_figures(&d, 32, 1, 32, 4 * 1024, 1024, (32.0 + 1024) / (16.0 * 1024));
@@ -110,7 +110,7 @@ END_TEST
    Padded to 1008x704x304. */
 START_TEST(test_diagram_local_tiles)
 {
-    struct diagram d;
+    struct figures d;
 
     compute(5, cube, NULL, 0, NULL, &d);
     assert_figures(&d, 64, 64, 256, 2048, 1, 1.0 / 4);
@@ -125,7 +125,7 @@ END_TEST
    2*128*128*K flops: 1/128 float, 1/32 byte per flop. Rows lr + wm*16: runs of 1. Padded to 1024x768x304. */
 START_TEST(test_diagram_register_blocks)
 {
-    struct diagram d;
+    struct figures d;
 
     compute(9, cube, NULL, 0, NULL, &d);
     assert_figures(&d, 8, 8, 256, 16896, 64, 1.0 / 32);
@@ -147,7 +147,7 @@ END_TEST
    of groups, 300 * (1000*6 + 700*8) = 3480000 floats of 4 bytes for 2*1000*700*300 flops. */
 START_TEST(test_diagram_row_major_fast)
 {
-    struct diagram d;
+    struct figures d;
 
     compute(13, cube, NULL, 0, NULL, &d);
     assert_figures(&d, 8, 8, 256, 16640, 64, 1.0 / 32);
@@ -160,7 +160,7 @@ START_TEST(test_diagram_row_major_fast)
 }
 END_TEST
 
-static bool has_warning(const struct diagram *d, const char *fragment)
+static bool has_warning(const struct figures *d, const char *fragment)
 {
     for (int i = 0; i < d->nwarnings; i++)
         if (strstr(d->warnings[i], fragment))
@@ -170,10 +170,10 @@ static bool has_warning(const struct diagram *d, const char *fragment)
 
 START_TEST(test_diagram_limits)
 {
-    const struct diagram_limits small = { 256, 16384, { 256, 256, 64 } };
-    const struct diagram_limits h200 = { 1024, 49152, { 1024, 1024, 64 } };
-    const struct diagram_limits unknown = { 0, 0, { 0, 0, 0 } };
-    struct diagram d;
+    const struct figures_limits small = { 256, 16384, { 256, 256, 64 } };
+    const struct figures_limits h200 = { 1024, 49152, { 1024, 1024, 64 } };
+    const struct figures_limits unknown = { 0, 0, { 0, 0, 0 } };
+    struct figures d;
 
     compute(1, cube, "TS", 32, &small, &d);         /* 32 x 32 work-items */
     ck_assert_int_eq(d.nwarnings, 1);
@@ -183,7 +183,7 @@ START_TEST(test_diagram_limits)
     ck_assert_int_eq(d.nwarnings, 1);
     ck_assert_msg(has_warning(&d, "32768 bytes of local memory per work-group exceed the device's 16384"),
                   "%s", d.warnings[0]);
-    compute(2, cube, "WG", 256, &(struct diagram_limits){ 1024, 0, { 128, 1, 1 } }, &d);
+    compute(2, cube, "WG", 256, &(struct figures_limits){ 1024, 0, { 128, 1, 1 } }, &d);
     ck_assert_msg(has_warning(&d, "256 work-items in dimension 0 exceeds the device's 128"), "%s",
                   d.warnings[0]);
     compute(1, cube, "TS", 32, &h200, &d);
@@ -199,16 +199,16 @@ START_TEST(test_diagram_refusals)
 {
     const struct gemm_size big = { 8192, 8192, 8192 };
     struct param_set ps;
-    struct diagram d;
+    struct figures d;
     struct error e;
 
     error_init(&e);
     param_set_defaults(lesson(0), &ps);
-    ck_assert_int_lt(diagram_compute(lesson(0), &ps, cube, NULL, &d, &e), 0);
+    ck_assert_int_lt(figures_compute(lesson(0), &ps, cube, NULL, &d, &e), 0);
     ck_assert_msg(strstr(e.msg, "no work-groups") != NULL, "%s", e.msg);
     /* geometry_compute's reasons: lesson 3 keeps a row of at most KMAX = 4096 floats. */
     param_set_defaults(lesson(3), &ps);
-    ck_assert_int_lt(diagram_compute(lesson(3), &ps, big, NULL, &d, &e), 0);
+    ck_assert_int_lt(figures_compute(lesson(3), &ps, big, NULL, &d, &e), 0);
     ck_assert_msg(strstr(e.msg, "KMAX") != NULL, "%s", e.msg);
 }
 END_TEST
@@ -230,22 +230,22 @@ START_TEST(test_diagram_lines_that_disagree)
 {
     struct lesson l;
     struct param_set ps;
-    struct diagram d;
+    struct figures d;
     struct error e;
 
     error_init(&e);
     parse(HEADER "args: M N K A B C\ntile: TS, 2 * TS\nitem: 1, 1\n---\n", &l);
     param_set_defaults(&l, &ps);
-    ck_assert_int_eq(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_int_eq(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
     ck_assert_msg(has_warning(&d, "make 2048 work-groups, but the NDRange has 4096"), "%s", d.warnings[0]);
     ck_assert_msg(has_warning(&d, "is not 256 work-items of 1x1"), "%s", d.warnings[1]);
     lesson_free(&l);
     parse(HEADER "args: M N K A B C\ntile: TS, TS\nitem: 2, 2\nitem-run: 3, 1\n---\n", &l);
-    ck_assert_int_lt(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_int_lt(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
     ck_assert_msg(strstr(e.msg, "item-run") != NULL, "%s", e.msg);
     lesson_free(&l);
     parse(HEADER "args: M N K A B C\ntile: TS - 16, TS\n---\n", &l);
-    ck_assert_int_lt(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_int_lt(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
     ck_assert_msg(strstr(e.msg, "tile: TS - 16 is 0") != NULL, "%s", e.msg);
     lesson_free(&l);
 }
@@ -257,13 +257,13 @@ START_TEST(test_diagram_without_layout)
 {
     struct lesson l;
     struct param_set ps;
-    struct diagram d;
+    struct figures d;
     struct error e;
 
     error_init(&e);
     parse(HEADER "args: M N K A B C local(TS * TS)\n---\n", &l);
     param_set_defaults(&l, &ps);
-    ck_assert_int_eq(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_int_eq(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
     ck_assert(!d.has_tile && !d.has_item && !d.has_loads);
     ck_assert_int_eq(d.groups_m, 0);
     ck_assert_uint_eq(d.local_bytes, 4 * 16 * 16);
@@ -271,7 +271,7 @@ START_TEST(test_diagram_without_layout)
     ck_assert_int_eq(d.nwarnings, 0);
     lesson_free(&l);
     parse(HEADER "args: M N K A B C local(TS * TS) local(7)\nlocal-b: TS, TS\nlocal-copies: 1\n---\n", &l);
-    ck_assert_int_eq(diagram_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_int_eq(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
     ck_assert_uint_eq(d.local_bytes, 4 * (16 * 16 + 7));
     lesson_free(&l);
 }
@@ -289,12 +289,12 @@ START_TEST(test_diagram_shipped_agree)
             for (size_t v = 0; v < l->params[p].nvalues; v++)
                 for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                     struct param_set ps;
-                    struct diagram d;
+                    struct figures d;
                     struct error e;
                     param_set_defaults(l, &ps);
                     ps.values[p] = l->params[p].values[v];
                     error_init(&e);
-                    if (diagram_compute(l, &ps, sizes[s], NULL, &d, &e) < 0)
+                    if (figures_compute(l, &ps, sizes[s], NULL, &d, &e) < 0)
                         continue;   /* refused by a require line */
                     ck_assert_msg(d.nwarnings == 0, "lesson %d, %s=%lld: %s", l->number, l->params[p].name,
                                   ps.values[p], d.warnings[0]);
@@ -318,7 +318,7 @@ static bool ascii_only(const char *s)
 
 /* Draws d and checks the lines: within the pane, ASCII when asked, the mark drawn, the
    figures at the end. Returns the count. */
-static size_t draw_checked(const struct diagram *d, int width, size_t height, bool utf8, const char *what)
+static size_t draw_checked(const struct figures *d, int width, size_t height, bool utf8, const char *what)
 {
     const char *mark = utf8 ? DIAGRAM_MARK_UTF8 : DIAGRAM_MARK_ASCII;
     size_t n = diagram_draw(d, width, height, utf8, lines);
@@ -348,7 +348,7 @@ START_TEST(test_diagram_draw_fits)
 
     for (size_t i = 1; i < lessons.count; i++)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-            struct diagram d;
+            struct figures d;
             char what[64];
             compute(lessons.items[i].number, sizes[s], NULL, 0, NULL, &d);
             snprintf(what, sizeof what, "lesson %d at %lldx%lldx%lld", lessons.items[i].number, sizes[s].m,
@@ -375,7 +375,7 @@ START_TEST(test_diagram_draw_labels)
 {
     static const char *const labels[] = { "global ", "local ", "groups ", "items/group ", "local mem/group ",
                                           "outputs/item ", "bytes/flop " };
-    struct diagram d;
+    struct figures d;
     size_t n;
 
     compute(9, cube, NULL, 0, NULL, &d);
@@ -409,8 +409,8 @@ END_TEST
 /* Warnings come after the figures, wrapped to the pane; the mark is the highlight alone. */
 START_TEST(test_diagram_draw_warnings)
 {
-    const struct diagram_limits small = { 256, 16384, { 0, 0, 0 } };
-    struct diagram d;
+    const struct figures_limits small = { 256, 16384, { 0, 0, 0 } };
+    struct figures d;
     size_t n;
 
     compute(11, cube, "WPTM", 4, &small, &d);      /* 32x16 work-items and 32 KiB */
@@ -436,7 +436,7 @@ START_TEST(test_diagram_draw_without_layout)
 {
     struct lesson l;
     struct param_set ps;
-    struct diagram d;
+    struct figures d;
     struct error e;
     size_t n;
 
@@ -444,7 +444,7 @@ START_TEST(test_diagram_draw_without_layout)
     parse("lesson: 50\ntitle: T\nsources: S\nkernel: unit_diagram.c\nentry: gemm\nargs: M N K A B C\n"
           "global: M, N\n---\n", &l);
     param_set_defaults(&l, &ps);
-    ck_assert_int_eq(diagram_compute(&l, &ps, odd, NULL, &d, &e), 0);
+    ck_assert_int_eq(figures_compute(&l, &ps, odd, NULL, &d, &e), 0);
     for (int w = 36; w <= 120; w += 42) {
         n = diagram_draw(&d, w, 10, true, lines);
         ck_assert(n == 10);
@@ -460,7 +460,7 @@ END_TEST
    sizes, in UTF-8 and in ASCII, in full where there is room and brief where there is less. */
 START_TEST(test_diagram_draw_legend)
 {
-    struct diagram d;
+    struct figures d;
     size_t n;
 
     compute(9, cube, NULL, 0, NULL, &d);
@@ -533,7 +533,7 @@ START_TEST(test_diagram_draw_tiles_distinct)
         const char *a, *b;
     } sets[] = { { true, DIAGRAM_TILE_A_UTF8, DIAGRAM_TILE_B_UTF8 },
                  { false, DIAGRAM_TILE_A_ASCII, DIAGRAM_TILE_B_ASCII } };
-    struct diagram d;
+    struct figures d;
     size_t len;
     int w, h;
 
@@ -572,7 +572,7 @@ START_TEST(test_diagram_draw_equal_tiles)
     for (size_t l = 0; l < 3; l++)
         for (size_t t = 0; t < 3; t++)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-                struct diagram d;
+                struct figures d;
                 int aw, ah, bw, bh;
                 size_t n;
                 compute(numbers[l], cube, "TS", ts[t], NULL, &d);
@@ -595,7 +595,7 @@ END_TEST
 START_TEST(test_diagram_draw_padding)
 {
     const struct gemm_size small = { 100, 70, 30 }, tiny = { 1, 1, 1 };
-    struct diagram d;
+    struct figures d;
     size_t n;
 
     /* 100x70x30 runs as 128x128x32: 210000 of 524288 multiply-adds count, 60% are padding. */
@@ -631,7 +631,7 @@ END_TEST
 /* Memory traffic in one unit, bytes read from global memory per flop, said in words. */
 START_TEST(test_diagram_draw_unit)
 {
-    struct diagram d;
+    struct figures d;
     size_t n;
 
     compute(1, cube, NULL, 0, NULL, &d);
@@ -661,13 +661,13 @@ START_TEST(test_diagram_overflow)
     for (size_t i = 0; i < sizeof lines_of / sizeof lines_of[0]; i++) {
         struct lesson l;
         struct param_set ps;
-        struct diagram d;
+        struct figures d;
         struct error e;
         error_init(&e);
         snprintf(text, sizeof text, HEADER "args: M N K A B C\n%s---\n", lines_of[i]);
         parse(text, &l);
         param_set_defaults(&l, &ps);
-        ck_assert_msg(diagram_compute(&l, &ps, cube, NULL, &d, &e) < 0, "%s", lines_of[i]);
+        ck_assert_msg(figures_compute(&l, &ps, cube, NULL, &d, &e) < 0, "%s", lines_of[i]);
         ck_assert_msg(strstr(e.msg, "fit in 64 bits") != NULL, "%s", e.msg);
         lesson_free(&l);
     }
@@ -704,13 +704,13 @@ START_TEST(test_diagram_hostile_values)
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             struct lesson l;
             struct param_set ps;
-            struct diagram d;
+            struct figures d;
             struct error e;
             error_init(&e);
             snprintf(text, sizeof text, HEADER "args: M N K A B C\n%s---\n", lines_of[i]);
             parse(text, &l);
             param_set_defaults(&l, &ps);
-            if (diagram_compute(&l, &ps, sizes[s], NULL, &d, &e) < 0) {
+            if (figures_compute(&l, &ps, sizes[s], NULL, &d, &e) < 0) {
                 ck_assert_msg(strstr(e.msg, "fit in 64 bits") != NULL, "%s: %s", lines_of[i], e.msg);
                 lesson_free(&l);
                 continue;
@@ -735,7 +735,7 @@ START_TEST(test_diagram_hostile_lesson_file)
 {
     struct lesson_set set;
     struct param_set ps;
-    struct diagram d;
+    struct figures d;
     struct error e;
     const struct lesson *l;
 
@@ -744,7 +744,7 @@ START_TEST(test_diagram_hostile_lesson_file)
     l = lesson_set_find(&set, 65);
     ck_assert_ptr_nonnull(l);
     param_set_defaults(l, &ps);
-    ck_assert_msg(diagram_compute(l, &ps, (struct gemm_size){ 64, 64, 64 }, NULL, &d, &e) == 0, "%s", e.msg);
+    ck_assert_msg(figures_compute(l, &ps, (struct gemm_size){ 64, 64, 64 }, NULL, &d, &e) == 0, "%s", e.msg);
     ck_assert_int_eq(d.groups_m, 1);
     ck_assert_int_eq(d.groups_n, 64);
     ck_assert_int_eq(d.cover_rows, 9223372036854775807LL);
@@ -759,7 +759,7 @@ END_TEST
 Suite *diagram_suite(void)
 {
     Suite *s = suite_create("diagram");
-    TCase *figures = tcase_create("diagram_compute");
+    TCase *figures = tcase_create("figures_compute");
     TCase *drawing = tcase_create("diagram_draw");
 
     tcase_add_checked_fixture(figures, setup, teardown);
