@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "canvas.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -61,59 +62,6 @@ enum diagram_glyph diagram_glyph_at(const char *s, bool utf8, size_t *len)
         if (strlen(kinds[i].glyph) == *len && memcmp(s, kinds[i].glyph, *len) == 0)
             return kinds[i].kind;
     return DIAGRAM_GLYPH_TEXT;
-}
-
-/* A page of characters, one per column, so that no line can grow past the width. */
-struct canvas {
-    int rows, cols;
-    char (*cell)[5];            /* a UTF-8 character; "" is a blank */
-};
-
-static void canvas_init(struct canvas *c, int rows, int cols)
-{
-    c->rows = rows;
-    c->cols = cols;
-    c->cell = xcalloc((size_t)rows * (size_t)cols, sizeof *c->cell);
-}
-
-static void canvas_put(struct canvas *c, int row, int col, const char *glyph)
-{
-    if (row >= 0 && row < c->rows && col >= 0 && col < c->cols)
-        snprintf(c->cell[row * c->cols + col], sizeof c->cell[0], "%s", glyph);
-}
-
-static void canvas_fill(struct canvas *c, int row, int col, int rows, int cols, const char *glyph)
-{
-    for (int r = row; r < row + rows; r++)
-        for (int k = col; k < col + cols; k++)
-            canvas_put(c, r, k, glyph);
-}
-
-static void canvas_text(struct canvas *c, int row, int col, const char *text)
-{
-    while (*text) {
-        size_t n = str_prefix(text, 1);
-        char glyph[5];
-        snprintf(glyph, sizeof glyph, "%.*s", (int)n, text);
-        canvas_put(c, row, col++, glyph);
-        text += n;
-    }
-}
-
-/* One row as a line, without trailing blanks. */
-static void canvas_line(const struct canvas *c, int row, char *out)
-{
-    struct str s;
-    size_t keep = 0;
-
-    str_init(&s, out, DIAGRAM_LINE_BYTES);
-    for (int col = 0; col < c->cols; col++) {
-        const char *glyph = c->cell[row * c->cols + col];
-        str_appendf(&s, "", "%s", glyph[0] ? glyph : " ");
-        if (glyph[0] && strcmp(glyph, " ") != 0)
-            keep = s.len;
-    }
-    out[keep] = '\0';
 }
 
 /* Lines of text: labels, figures, warnings. */
@@ -915,7 +863,7 @@ size_t diagram_draw(const struct figures *d, int width, size_t max_lines, bool u
     if (used > rows)
         used = rows;
     for (int i = 0; i < used; i++)
-        canvas_line(&c, i, lines[i]);
-    free(c.cell);
+        canvas_line(&c, i, lines[i], DIAGRAM_LINE_BYTES);
+    canvas_free(&c);
     return (size_t)used;
 }
