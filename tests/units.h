@@ -8,6 +8,7 @@ Suite *expr_suite(void);
 Suite *lesson_suite(void);
 Suite *geometry_suite(void);
 Suite *diagram_suite(void);
+Suite *roofline_suite(void);
 Suite *stats_suite(void);
 Suite *verify_suite(void);
 Suite *matrix_suite(void);
