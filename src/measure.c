@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "hostgemm.h"
+#include "roofline.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -1021,6 +1022,18 @@ static int device_fetch(struct runner *self, struct error *e)
     return workspace_fetch(self->w, &lr->c, e);
 }
 
+/* The lesson's intensity at size (roofline.h); 0 when its figures say none. */
+static double lesson_intensity(const struct lesson *l, const struct param_set *ps, struct gemm_size size)
+{
+    struct figures f;
+    struct error e;
+
+    error_init(&e);
+    if (l->engine != ENGINE_OPENCL || figures_compute(l, ps, size, NULL, &f, &e) < 0)
+        return 0.0;
+    return roofline_intensity(&f);
+}
+
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
                     const struct measure_config *cfg, struct run_result *r)
 {
@@ -1058,6 +1071,7 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
         return;
     }
     measure_run(&lr.base, cfg, r);
+    r->intensity = lesson_intensity(l, ps, w->size);
     /* What was launched at the size asked for; a refusal on a probe's estimate did not launch
        it whole. */
     if (!r->refused_by_estimate && memcmp(&lr.size, &w->size, sizeof w->size) == 0)

@@ -90,6 +90,8 @@ struct run_result {
                                    --force) */
     double limit_s;             /* the launch_limit_s it was judged by */
     bool cancelled;             /* stopped by cfg->cancel: status RUN_ERROR, nothing measured */
+    double intensity;           /* flops per byte of global traffic under the no-cache model
+                                   (roofline.h), from the lesson's loads line; 0: not known */
 };
 
 void run_result_init(struct run_result *r);

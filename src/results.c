@@ -28,6 +28,7 @@ struct result_entry {
     size_t nruns, next;
     int launches;
     double run_q1, run_q3;      /* the quartiles of the newest run's launches */
+    double intensity;           /* of the newest run (the same for every run of a key) */
     unsigned long serial;       /* when it last changed */
 };
 
@@ -87,6 +88,7 @@ void results_add(struct results *rs, int device, struct gemm_size size, int less
     e->partial = partial;
     e->last_status = r->status;
     e->serial = ++rs->serial;
+    e->intensity = r->intensity;
     if (r->status == RUN_OK) {
         e->runs[e->next] = r->gflops.median;
         e->next = (e->next + 1) % RESULTS_RUNS;
@@ -142,6 +144,7 @@ void results_summary(const struct results *rs, int device, struct gemm_size size
     out->have = true;
     out->tuned = match->tuned;
     out->partial = match->partial;
+    out->intensity = match->intensity;
     snprintf(out->params, sizeof out->params, "%s", match->params);
     n = runs_in_order(match, runs);
     if (history && nhistory) {

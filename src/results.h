@@ -29,6 +29,8 @@ struct summary {
     bool tuned;                 /* its parameters were the tuner's */
     bool partial;               /* found by a search stopped before its end */
     double estimate_s;          /* a run refused by its launch-time estimate: the estimate */
+    double intensity;           /* flops per byte under the no-cache model (roofline.h); 0:
+                                   not known */
     char params[256];           /* of the summed runs; with stale, of the newest other ones */
     char message[256];          /* why it is not RUN_OK */
 };
