@@ -30,5 +30,6 @@ Suite *exercise_suite(void);
 Suite *practice_suite(void);
 Suite *progress_suite(void);
 Suite *check_suite(void);
+Suite *waves_suite(void);
 
 #endif
