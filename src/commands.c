@@ -348,7 +348,7 @@ static int devices(void)
     error_init(&e);
     if (device_list_load(&list, &e) < 0)
         return commands_fail(EXIT_ENVIRONMENT, &e);
-    device_list_print(stdout, &list);
+    device_list_print(stdout, &list, NULL, NULL);
     device_list_free(&list);
     return EXIT_OK;
 }
