@@ -1,4 +1,5 @@
-/* commands.c: the command-line modes: list, devices, show, bench and the lesson walk-through. */
+/* commands.c: the command-line modes: list, devices, ceilings, show, bench and the lesson
+   walk-through. */
 #include "commands.h"
 
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "ceilings.h"
 #include "datadir.h"
 #include "excommands.h"
 #include "device.h"
@@ -340,17 +342,140 @@ static int with_device(const struct options *opts, const struct lesson_set *set,
     return status;
 }
 
+/* ---- the device's ceilings ---- */
+
+#define CEILINGS_WIDTH 88       /* columns of the figures' lines, their indent included */
+
+/* text (made printable) wrapped to CEILINGS_WIDTH columns, each line after indent blanks. */
+static void print_wrapped(FILE *out, int indent, const char *text)
+{
+    char *printable = text_printable(text, false);
+    struct text_lines lines;
+
+    text_layout(printable, CEILINGS_WIDTH - indent, &lines);
+    for (size_t i = 0; i < lines.count; i++)
+        fprintf(out, "%*s%s\n", indent, "", lines.items[i].text);
+    text_lines_free(&lines);
+    free(printable);
+}
+
+/* Measures the device's ceilings now and keeps them, saying so on stderr (and why they
+   were not kept); -1 with the reason in e. */
+static int measure_ceilings(struct ocl *cl, struct ceilings *c, struct error *e)
+{
+    fflush(stdout);
+    fprintf(stderr, "clmm-tutor: measuring the FP32 peak and bandwidth of [%d] %s...\n", cl->device->index,
+            cl->device->name);
+    if (ceilings_get(cl, true, c, e) < 0)
+        return -1;
+    if (c->note[0])
+        fprintf(stderr, "clmm-tutor: the figures of [%d] were %s\n", cl->device->index, c->note);
+    return 0;
+}
+
+/* --devices: a device's ceilings under its facts, from the cache or measured now; a
+   device that cannot be measured gets the reason. */
+static void print_device_ceilings(FILE *out, const struct device_info *d, void *ctx)
+{
+    struct ceilings c;
+    struct error e;
+    char text[1024];
+
+    (void)ctx;
+    error_init(&e);
+    if (!ceilings_cached(d, &c)) {
+        struct ocl cl;
+        if (ocl_open(&cl, d, &e) == 0) {
+            measure_ceilings(&cl, &c, &e);
+            ocl_close(&cl);
+        }
+    }
+    ceilings_describe(&c, text, sizeof text);
+    print_wrapped(out, 8, text);
+    if (!c.have) {
+        snprintf(text, sizeof text, "(the measurement failed: %.900s)", e.msg);
+        print_wrapped(out, 8, text);
+    }
+    error_clear(&e);
+}
+
 static int devices(void)
 {
     struct device_list list;
     struct error e;
+    char path[4096];
 
     error_init(&e);
     if (device_list_load(&list, &e) < 0)
         return commands_fail(EXIT_ENVIRONMENT, &e);
-    device_list_print(stdout, &list);
+    device_list_print(stdout, &list, print_device_ceilings, NULL);
+    if (ceilings_path(path, sizeof path) == 0)
+        printf("\nFP32 peak and bandwidth: measured once per device and driver, kept in\n%s\n"
+               "(--ceilings --device D measures again).\n", path);
     device_list_free(&list);
     return EXIT_OK;
+}
+
+static void print_ceilings_json(const struct ceilings *c, const struct device_info *d, const char *path)
+{
+    char device[600];
+
+    device_describe(d, device, sizeof device);
+    printf("{\"device\": ");
+    report_json_string(stdout, device);
+    printf(", \"driver\": ");
+    report_json_string(stdout, d->driver);
+    printf(", \"measured_on\": ");
+    report_json_string(stdout, c->measured_on);
+    printf(", \"seconds\": %.3g, \"fp32_gflops\": %.6g, \"fp32_theory_gflops\": ", c->took_s, c->gflops);
+    if (c->theory_gflops > 0)
+        printf("%.6g", c->theory_gflops);
+    else
+        printf("null");
+    printf(", \"fp32_theory\": ");
+    report_json_string(stdout, c->theory);
+    printf(", \"bandwidth_gbps\": %.6g, \"bandwidth_method\": \"copy\", \"bandwidth_theory_gbps\": null, "
+           "\"bandwidth_theory\": ", c->gbps);
+    report_json_string(stdout, CEILINGS_NO_BANDWIDTH_THEORY);
+    printf(", \"cache\": ");
+    if (path && !c->note[0])
+        report_json_string(stdout, path);
+    else
+        printf("null");
+    printf(", \"note\": ");
+    report_json_string(stdout, c->note);
+    printf("}\n");
+}
+
+/* --ceilings: measures the chosen device now and keeps the figures. */
+static int ceilings(const struct options *opts)
+{
+    struct device_list list;
+    struct ocl cl;
+    struct ceilings c;
+    struct error e;
+    char path[4096], device[600], text[1024];
+    int status = commands_open_device(opts, &list, &cl);
+
+    if (status != EXIT_OK)
+        return status;
+    error_init(&e);
+    if (measure_ceilings(&cl, &c, &e) < 0) {
+        error_prefix(&e, "the ceilings of [%d] %s were not measured", cl.device->index, cl.device->name);
+        status = commands_fail(EXIT_RUN_FAILED, &e);
+    } else if (opts->format == FORMAT_JSON) {
+        print_ceilings_json(&c, cl.device, ceilings_path(path, sizeof path) == 0 ? path : NULL);
+    } else {
+        device_describe(cl.device, device, sizeof device);
+        printf("[%d] %s\nmeasured %s, in %.1f s:\n", cl.device->index, device, c.measured_on, c.took_s);
+        ceilings_describe(&c, text, sizeof text);
+        print_wrapped(stdout, 2, text);
+        if (!c.note[0] && ceilings_path(path, sizeof path) == 0)
+            printf("Kept in %s for --devices and the tutor.\n", path);
+    }
+    ocl_close(&cl);
+    device_list_free(&list);
+    return status;
 }
 
 /* The exercise modes, and the tutor opened on an exercise. */
@@ -384,6 +509,8 @@ int commands_run(const struct options *opts, commands_screen *screen)
         return EXIT_OK;
     case MODE_DEVICES:
         return devices();
+    case MODE_CEILINGS:
+        return ceilings(opts);
     default:
         break;
     }

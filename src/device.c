@@ -228,7 +228,8 @@ const struct device_info *device_select(const struct device_list *list, const ch
     return NULL;
 }
 
-void device_list_print(FILE *out, const struct device_list *list)
+void device_list_print(FILE *out, const struct device_list *list,
+                       void (*more)(FILE *out, const struct device_info *d, void *ctx), void *ctx)
 {
     int last_platform = -1;
 
@@ -247,5 +248,7 @@ void device_list_print(FILE *out, const struct device_list *list)
         fprintf(out, "        work-group at most %zu work-items (%zu x %zu x %zu), driver %s\n",
                 d->max_group, d->max_item_sizes[0], d->max_item_sizes[1], d->max_item_sizes[2],
                 d->driver);
+        if (more)
+            more(out, d, ctx);
     }
 }

@@ -55,8 +55,10 @@ const struct device_info *device_select(const struct device_list *list, const ch
 
 const char *device_type_name(cl_device_type type);
 
-/* The --devices listing. */
-void device_list_print(FILE *out, const struct device_list *list);
+/* The --devices listing; after each device's lines, more(out, device, ctx) adds its own
+   when more is not NULL. */
+void device_list_print(FILE *out, const struct device_list *list,
+                       void (*more)(FILE *out, const struct device_info *d, void *ctx), void *ctx);
 
 /* One line: "NVIDIA H200 (NVIDIA CUDA, GPU)" */
 void device_describe(const struct device_info *d, char *buf, size_t len);

@@ -39,6 +39,11 @@ int files_state_path(const char *name, char *buf, size_t len)
     return xdg_path("XDG_STATE_HOME", ".local/state", name, buf, len);
 }
 
+int files_cache_path(const char *name, char *buf, size_t len)
+{
+    return xdg_path("XDG_CACHE_HOME", ".cache", name, buf, len);
+}
+
 const char *files_kind(mode_t mode)
 {
     if (S_ISREG(mode))

@@ -19,6 +19,8 @@
 int files_data_path(const char *name, char *buf, size_t len);
 /* $XDG_STATE_HOME/clmm-tutor/NAME, else ~/.local/state/clmm-tutor/NAME. */
 int files_state_path(const char *name, char *buf, size_t len);
+/* $XDG_CACHE_HOME/clmm-tutor/NAME, else ~/.cache/clmm-tutor/NAME. */
+int files_cache_path(const char *name, char *buf, size_t len);
 
 /* "a directory", "a FIFO (named pipe)", "a character device", ...: what a file of this
    mode is, for messages about a file that is not a regular one. */

@@ -13,7 +13,8 @@ enum {
     OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
-    OPT_PREDICT, OPT_YES, OPT_HINT
+    OPT_PREDICT, OPT_YES, OPT_HINT,
+    OPT_CEILINGS
 };
 
 static const struct option long_options[] = {
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
     { "exercises-dir", required_argument, NULL, OPT_EXERCISES_DIR },
     { "predict", required_argument, NULL, OPT_PREDICT },
     { "yes", no_argument, NULL, OPT_YES },
+    { "ceilings", no_argument, NULL, OPT_CEILINGS },
     { "help", no_argument, NULL, OPT_HELP },
     { "version", no_argument, NULL, OPT_VERSION },
     { NULL, 0, NULL, 0 },
@@ -70,7 +72,10 @@ void options_usage(FILE *out)
           "  --demo[=SECONDS]    the tutor in presenter mode: it steps through the lessons by\n"
           "                      itself (default 12 s each) until a key is pressed\n"
           "  --list              list the lessons\n"
-          "  --devices           list the OpenCL platforms and devices\n"
+          "  --devices           list the OpenCL platforms and devices, with each device's\n"
+          "                      FP32 peak and memory bandwidth (measured the first time)\n"
+          "  --ceilings          measure the device's FP32 peak and bandwidth again and keep\n"
+          "                      them for --devices and the tutor; --format json\n"
           "  --show N            print lesson N and its kernel source\n"
           "  --bench             measure lessons (all, or --lesson N) and print a table\n"
           "  --tune --lesson N   search lesson N's parameters on the device; later runs on\n"
@@ -273,7 +278,7 @@ static int set_mode(struct options *opts, enum mode mode, const char *option, st
 {
     if (opts->mode != MODE_TUTOR && opts->mode != mode) {
         error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --bench, --tune, "
-                     "--exercises, --check, --hint, --reset, --solution)", option);
+                     "--exercises, --check, --hint, --reset, --solution, --ceilings)", option);
         return -1;
     }
     opts->mode = mode;
@@ -314,6 +319,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         switch (c) {
         case OPT_LIST: rc = set_mode(opts, MODE_LIST, "--list", e); break;
         case OPT_DEVICES: rc = set_mode(opts, MODE_DEVICES, "--devices", e); break;
+        case OPT_CEILINGS: rc = set_mode(opts, MODE_CEILINGS, "--ceilings", e); break;
         case OPT_SHOW:
             rc = set_mode(opts, MODE_SHOW, "--show", e);
             if (rc == 0)
@@ -471,9 +477,10 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     if (opts->mode == MODE_SHOW)
         opts->lesson = show;
     if (opts->format != FORMAT_TABLE && opts->mode != MODE_BENCH &&
-        !(opts->format == FORMAT_JSON && (opts->mode == MODE_CHECK || opts->mode == MODE_EXERCISES))) {
-        error_set(e, "--format applies to --bench (and json to --check and --exercises); the other modes "
-                     "print text");
+        !(opts->format == FORMAT_JSON &&
+          (opts->mode == MODE_CHECK || opts->mode == MODE_EXERCISES || opts->mode == MODE_CEILINGS))) {
+        error_set(e, "--format applies to --bench (and json to --check, --exercises and --ceilings); the "
+                     "other modes print text");
         return -1;
     }
     if (opts->mode == MODE_TUNE && opts->lesson < 0) {

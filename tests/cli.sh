@@ -12,6 +12,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The tuner's files go here, not to the user's; and no saved tuning changes these runs.
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
+# So do the measured ceilings; POCL keeps its compiled kernels under XDG_CACHE_HOME too,
+# and is told where they were, or it would compile every kernel again.
+export POCL_CACHE_DIR="${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$tmp}/.cache}/pocl/kcache}"
+export XDG_CACHE_HOME="$tmp/cache"
 passed=0
 failed=0
 
@@ -50,7 +54,7 @@ usage_error() {
 
 expect "--help lists every mode" 0 "--bench.*--show|--show" "$tutor" --help
 for opt in --list --devices --show --bench --lesson --size --reps --format --device --lessons \
-           --param --budget --max-launch --force --seed --no-reference; do
+           --param --budget --max-launch --force --seed --no-reference --ceilings; do
     grep -q -- "$opt" "$tmp/out" || { echo "    --help lacks $opt" >>"$tmp/err"; not_ok "--help mentions $opt"; }
 done
 expect "--version" 0 "^clmm-tutor [0-9]+\.[0-9]+" "$tutor" --version
@@ -79,6 +83,8 @@ usage_error "--tune takes one size" 'one size' --tune --lesson 5 --size 64,128
 usage_error "bad --max-configs" 'not a count' --tune --lesson 5 --max-configs 0
 usage_error "bad --time-limit" 'positive number of seconds' --tune --lesson 5 --time-limit x
 usage_error "--param with --tune" 'cannot be combined with --tune' --tune --lesson 5 --param TS=8
+usage_error "--ceilings with another mode" 'cannot be combined' --ceilings --devices
+usage_error "--ceilings has no csv" 'json to .*--ceilings' --ceilings --format csv
 
 expect "--list shows lessons 0 to 13" 0 "^13 " "$tutor" --list
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
@@ -383,6 +389,56 @@ else
     echo "SKIP: no OpenCL device; the hostile sizes were not measured"
 fi
 # ---- end of hostile sizes and expressions ----
+
+# ---- the device's ceilings (FP32 peak and bandwidth) ----
+# --devices measures each device the first time and keeps the figures in the cache; later
+# runs read them; --ceilings measures again. A cache that cannot be read or kept is no error.
+if "$tutor" --devices >/dev/null 2>&1; then
+    cache="$tmp/cache-ceilings"
+    file="$cache/clmm-tutor/ceilings"
+    # The figures' sentence, on one line whatever its wrapping.
+    figures() { tr '\n' ' ' <"$tmp/out" | tr -s ' '; }
+    positive='([1-9][0-9]*(\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)'
+    expect "--devices measures the ceilings the first time" 0 'measuring the FP32 peak and bandwidth of \[0\]' \
+        env XDG_CACHE_HOME="$cache" "$tutor" --devices
+    figures | grep -Eq "FP32 peak $positive [GT]FLOPS measured \((no theoretical figure: [^)]*|$positive [GT]FLOPS theoretical: [^)]*)\); bandwidth $positive GB/s measured \(copy; no theoretical figure: OpenCL does not report the memory's clock or width\)" &&
+        ok "--devices shows a positive FP32 peak and bandwidth" || not_ok "--devices shows the ceilings"
+    awk -F '\t' 'NF == 6 && $4 > 0 && $5 > 0 && $6 ~ /^[0-9-]+T[0-9:]+Z$/ { n++ } END { exit n != 1 }' "$file" 2>/dev/null &&
+        ok "--devices keeps the figures in the cache, one line" || not_ok "the cache holds the device's line"
+    cp "$file" "$tmp/ceilings-before"
+    first=$(figures)
+    expect "--devices reads the cache the second time" 0 'FP32 peak' env XDG_CACHE_HOME="$cache" "$tutor" --devices
+    if grep -q measuring "$tmp/err" || [ "$(figures)" != "$first" ] || ! cmp -s "$file" "$tmp/ceilings-before"; then
+        not_ok "the second --devices measures nothing and shows the same figures"
+    fi
+    before=$(ls -i "$file")
+    expect "--ceilings measures again" 0 'FP32 peak [0-9.]+ [GT]FLOPS measured' \
+        env XDG_CACHE_HOME="$cache" "$tutor" --ceilings
+    grep -q 'measuring' "$tmp/err" && grep -q "Kept in $file" "$tmp/out" && [ "$(ls -i "$file")" != "$before" ] &&
+        [ "$(wc -l <"$file")" -eq 1 ] || not_ok "--ceilings rewrites the device's line"
+    expect "--ceilings --format json" 0 '"fp32_gflops": ' env XDG_CACHE_HOME="$cache" "$tutor" --ceilings --format json
+    if command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["fp32_gflops"] > 0 and d["bandwidth_gbps"] > 0 and d["cache"] == sys.argv[2] and d["bandwidth_theory_gbps"] is None' \
+            "$tmp/out" "$file" && ok "--ceilings json parses, positive figures" || not_ok "--ceilings json"
+    fi
+    # Lines that are not entries: garbage, empty fields, a name too long, the device's own
+    # line with figures that are not figures, a NUL byte.
+    tab=$(printf '\t')
+    { printf 'garbage\n\t\t\t\t\t\n'; head -c 3000 /dev/zero | tr '\0' x; printf '\tx\t1\t1\t1\t2026-01-01T00:00:00Z\n'
+      sed "s/$tab[0-9.e+]*$tab[0-9.e+]*$tab/${tab}nan$tab-1$tab/" "$tmp/ceilings-before"; printf 'a\0b\n'; } >"$file"
+    expect "a corrupt cache is measured over" 0 'FP32 peak [0-9.]+ [GT]FLOPS measured' \
+        env XDG_CACHE_HOME="$cache" "$tutor" --devices
+    grep -q measuring "$tmp/err" && [ "$(wc -l <"$file")" -eq 1 ] || not_ok "a corrupt cache is replaced by one line"
+    expect "without XDG_CACHE_HOME and HOME, measured and not kept" 0 \
+        'not kept: neither XDG_CACHE_HOME nor HOME is set' env -u XDG_CACHE_HOME -u HOME "$tutor" --devices
+    grep -q 'FP32 peak [0-9.]* [GT]FLOPS measured' "$tmp/out" || not_ok "without a home, the ceilings are shown"
+    : >"$tmp/not-a-directory"
+    expect "a cache that cannot be written is not an error" 0 'not kept: ' \
+        env XDG_CACHE_HOME="$tmp/not-a-directory" "$tutor" --ceilings
+else
+    echo "SKIP: no OpenCL device; the ceilings were not measured"
+fi
+# ---- end of the device's ceilings ----
 
 # ---- error map of a wrong result ----
 # 37x29 is not a multiple of lesson 96's 8x8 tiles: it leaves the last row and column of tiles

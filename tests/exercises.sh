@@ -13,6 +13,10 @@ export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
+# The ceilings --devices measures go here, not to the user's cache; POCL, which keeps its
+# compiled kernels under XDG_CACHE_HOME too, is told where they were.
+export POCL_CACHE_DIR="${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$tmp}/.cache}/pocl/kcache}"
+export XDG_CACHE_HOME="$tmp/cache"
 passed=0
 failed=0
 

@@ -12,7 +12,6 @@ tutor="$top_builddir/src/clmm-tutor"
 export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
 
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed"; exit 77; }
-"$tutor" --devices >/dev/null 2>&1 || { echo "SKIP: no OpenCL device"; exit 77; }
 
 # SCREEN_DEVICE picks the device (default: the tutor's default).
 device=${SCREEN_DEVICE:+--device $SCREEN_DEVICE}
@@ -24,6 +23,11 @@ runs=0
 tm() { tmux -L "clmm-screen-$$-$runs" "$@"; }
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
+# The ceilings --devices measures go here, not to the user's cache; POCL, which keeps its
+# compiled kernels under XDG_CACHE_HOME too, is told where they were.
+export POCL_CACHE_DIR="${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$tmp}/.cache}/pocl/kcache}"
+export XDG_CACHE_HOME="$tmp/cache"
+"$tutor" --devices >/dev/null 2>&1 || { echo "SKIP: no OpenCL device"; exit 77; }
 passed=0
 failed=0
 

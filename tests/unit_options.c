@@ -310,6 +310,21 @@ START_TEST(test_options_missing_value)
 }
 END_TEST
 
+/* --ceilings: a mode of its own, printing text or json. */
+START_TEST(test_options_ceilings)
+{
+    struct options o;
+
+    parse_ok(ARGS("--ceilings", "--device", "1"), &o);
+    ck_assert_int_eq(o.mode, MODE_CEILINGS);
+    ck_assert_str_eq(o.device, "1");
+    parse_ok(ARGS("--ceilings", "--format", "json"), &o);
+    ck_assert_int_eq(o.format, FORMAT_JSON);
+    parse_fails(ARGS("--ceilings", "--format", "csv"), "json to --check, --exercises and --ceilings");
+    parse_fails(ARGS("--devices", "--ceilings"), "--ceilings cannot be combined");
+}
+END_TEST
+
 START_TEST(test_options_two_modes)
 {
     parse_fails(ARGS("--list", "--devices"), "cannot be combined");
@@ -348,6 +363,7 @@ Suite *options_suite(void)
     tcase_add_test(bad, test_options_param_name_too_long);
     tcase_add_test(bad, test_options_missing_value);
     tcase_add_test(bad, test_options_two_modes);
+    tcase_add_test(bad, test_options_ceilings);
     tcase_add_test(bad, test_options_stray_argument);
     suite_add_tcase(s, bad);
     return s;

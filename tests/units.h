@@ -31,5 +31,6 @@ Suite *practice_suite(void);
 Suite *progress_suite(void);
 Suite *check_suite(void);
 Suite *waves_suite(void);
+Suite *ceilings_suite(void);
 
 #endif
