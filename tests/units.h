@@ -29,5 +29,6 @@ Suite *exercise_suite(void);
 Suite *practice_suite(void);
 Suite *progress_suite(void);
 Suite *check_suite(void);
+Suite *inside_suite(void);
 
 #endif
