@@ -250,7 +250,7 @@ END_TEST
 START_TEST(test_binary_is_ptx)
 {
     static const unsigned char padded[] = "//\n.version 9.0\n.target sm_90\n\0\0";
-    static const unsigned char inner_nul[] = "//\n.version 9.0\0.target sm_90\n";
+    static const unsigned char inner_nul[] = "//\n.version 9.0\n.target sm_90\n\0more text\n";
     static const unsigned char elf[] = "\x7f" "ELF\2\1\1 .version .target";
     static const char *const texts[] = { "// no directives\n", "hello .version .target\n", "" };
 
