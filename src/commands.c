@@ -6,13 +6,19 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ceilings.h"
 #include "datadir.h"
+#include "diagram.h"
+#include "files.h"
+#include "inside.h"
 #include "excommands.h"
 #include "device.h"
 #include "measure.h"
@@ -325,6 +331,109 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     return status;
 }
 
+/* --binary FILE: refused when FILE exists, whatever it is (a file, a directory, a link):
+   the program binary goes to a new file, never over one. */
+static int check_binary_file(const char *path)
+{
+    struct stat st;
+
+    if (!path || lstat(path, &st) != 0)
+        return EXIT_OK;
+    fprintf(stderr, "clmm-tutor: --binary: %s exists (%s); give a new file name: an existing file is never "
+                    "replaced\nTry 'clmm-tutor --help'.\n", path, S_ISREG(st.st_mode) ? "a file" : files_kind(st.st_mode));
+    return EXIT_USAGE;
+}
+
+/* Writes the program binary to a new file (O_EXCL: one made meanwhile is not replaced). */
+static int save_binary(const struct inside *in, const char *path, struct error *e)
+{
+    size_t done = 0;
+    int fd;
+
+    if (!in->binary) {
+        error_set(e, "--binary: the platform gives no program binary; nothing saved");
+        return -1;
+    }
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        error_set(e, "--binary: cannot create %s: %s", path, strerror(errno));
+        return -1;
+    }
+    while (done < in->binary_size) {
+        ssize_t n = write(fd, in->binary + done, in->binary_size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            error_set(e, "--binary: cannot write %s: %s", path, strerror(errno));
+            close(fd);
+            unlink(path);
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    if (close(fd) != 0) {
+        error_set(e, "--binary: cannot write %s: %s", path, strerror(errno));
+        unlink(path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Looks inside one lesson's built kernel and prints what was found. */
+static int inside(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
+{
+    const struct lesson *l = lesson_set_find(set, lesson);
+    char path[4096], origin_text[256];
+    struct params_request req;
+    struct param_set ps;
+    struct param_origin origin;
+    struct diagram d;
+    struct inside in;
+    struct error e;
+    bool saved = false;
+    int status = EXIT_OK;
+
+    error_init(&e);
+    params_request_init(opts, path, sizeof path, &req);
+    if (params_choose(&req, l, cl->device, opts->sizes[0], &ps, &origin, &e) < 0)
+        return commands_fail(EXIT_USAGE, &e);
+    params_origin_describe(&origin, origin_text, sizeof origin_text);
+    if (diagram_compute(l, &ps, opts->sizes[0], NULL, &d, &e) < 0) {
+        error_prefix(&e, "lesson %d at %lldx%lldx%lld", l->number, opts->sizes[0].m, opts->sizes[0].n,
+                     opts->sizes[0].k);
+        return commands_fail(EXIT_RUN_FAILED, &e);
+    }
+    if (inside_examine(cl, l, &ps, d.has_item ? d.outputs_per_item : 0, &in, &e) < 0) {
+        status = commands_fail(EXIT_RUN_FAILED, &e);
+        error_clear(&e);
+        return status;
+    }
+    if (opts->binary_file) {
+        if (save_binary(&in, opts->binary_file, &e) < 0)
+            status = commands_fail(in.binary ? EXIT_ENVIRONMENT : EXIT_RUN_FAILED, &e);
+        else
+            saved = true;
+    }
+    if (opts->format == FORMAT_JSON) {
+        report_inside_json(stdout, &in, opts->sizes[0], origin_text, saved ? opts->binary_file : NULL);
+    } else {
+        static char lines[200][INSIDE_LINE_BYTES];
+        size_t n = inside_describe(&in, commands_terminal_width(), lines, 200);
+        printf("At %lldx%lldx%lld%s%s%s\n", opts->sizes[0].m, opts->sizes[0].n, opts->sizes[0].k,
+               origin_text[0] ? " (parameters: " : "", origin_text, origin_text[0] ? ")" : "");
+        for (size_t i = 0; i < n; i++) {
+            char *printable = text_printable(lines[i], false);
+            printf("%s\n", printable);
+            free(printable);
+        }
+        if (saved)
+            printf("\nThe program binary (%zu bytes%s) is saved in %s.\n", in.binary_size,
+                   in.binary_is_ptx ? ", PTX text" : "", opts->binary_file);
+    }
+    inside_free(&in);
+    return status;
+}
+
 typedef int device_action(const struct options *, const struct lesson_set *, int, struct ocl *);
 
 static int with_device(const struct options *opts, const struct lesson_set *set, int lesson,
@@ -557,6 +666,15 @@ int commands_run(const struct options *opts, commands_screen *screen)
         break;
     case MODE_BENCH:
         status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson, bench);
+        break;
+    case MODE_INSIDE:
+        if (lesson_set_find(&set, lesson)->engine == ENGINE_HOST) {
+            fprintf(stderr, "clmm-tutor: lesson %d runs on the host: it has no kernel to look inside\n"
+                            "Try 'clmm-tutor --list'.\n", lesson);
+            status = EXIT_USAGE;
+        } else if ((status = check_binary_file(opts->binary_file)) == EXIT_OK) {
+            status = with_device(opts, &set, lesson, inside);
+        }
         break;
     case MODE_TUNE: {
         struct sigaction old[NINTERRUPTS];

@@ -748,6 +748,12 @@ void measure_refused(const struct lesson *l, const struct param_set *ps, struct 
 int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *given,
                   cl_program *program, cl_kernel *kernel, struct error *e)
 {
+    return measure_build_extra(cl, l, ps, given, NULL, program, kernel, e);
+}
+
+int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *given,
+                        const char *extra, cl_program *program, cl_kernel *kernel, struct error *e)
+{
     char options[4096];
     struct str s;
     char *source = NULL;
@@ -758,6 +764,8 @@ int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set
         str_appendf(&s, " ", "%s", l->options);
     for (size_t i = 0; i < l->nparams; i++)
         str_appendf(&s, " ", "-D%s=%lld", l->params[i].name, ps->values[i]);
+    if (extra)
+        str_appendf(&s, " ", "%s", extra);
     if (s.truncated) {
         error_set(e, "the compiler options of lesson %d are longer than %zu characters", l->number,
                   sizeof options - 1);

@@ -147,6 +147,9 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
    parameters as -DNAME=VALUE. On a build failure, e's detail holds the build log. */
 int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
                   cl_program *program, cl_kernel *kernel, struct error *e);
+/* The same with extra compiler options after those (NULL: none). */
+int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
+                        const char *extra, cl_program *program, cl_kernel *kernel, struct error *e);
 
 /* The result of a lesson at a size refused for every lesson (see workspace_init). */
 void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,

@@ -38,7 +38,7 @@ void ocl_close(struct ocl *cl)
     memset(cl, 0, sizeof *cl);
 }
 
-static char *build_log(struct ocl *cl, cl_program program)
+char *ocl_build_log(struct ocl *cl, cl_program program)
 {
     size_t len = 0;
     char *log;
@@ -68,7 +68,7 @@ int ocl_build(struct ocl *cl, const char *source, const char *options, const cha
     rc = clBuildProgram(*program, 1, &cl->device->id, options, NULL, NULL);
     if (rc != CL_SUCCESS) {
         clerror_set(e, "clBuildProgram", rc);
-        error_set_detail(e, build_log(cl, *program));
+        error_set_detail(e, ocl_build_log(cl, *program));
         goto fail;
     }
     *kernel = clCreateKernel(*program, entry, &rc);

@@ -20,6 +20,9 @@ void ocl_close(struct ocl *cl);
 int ocl_build(struct ocl *cl, const char *source, const char *options, const char *entry,
               cl_program *program, cl_kernel *kernel, struct error *e);
 
+/* The program's build log for the device, malloc'd; NULL when the platform gives none. */
+char *ocl_build_log(struct ocl *cl, cl_program program);
+
 /* Makes *buf hold at least bytes, reallocating only to grow. */
 int ocl_reserve(struct ocl *cl, cl_mem *buf, size_t *capacity, size_t bytes, struct error *e);
 

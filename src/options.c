@@ -14,7 +14,7 @@ enum {
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
     OPT_PREDICT, OPT_YES, OPT_HINT,
-    OPT_CEILINGS
+    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY
 };
 
 static const struct option long_options[] = {
@@ -53,6 +53,8 @@ static const struct option long_options[] = {
     { "predict", required_argument, NULL, OPT_PREDICT },
     { "yes", no_argument, NULL, OPT_YES },
     { "ceilings", no_argument, NULL, OPT_CEILINGS },
+    { "inside", no_argument, NULL, OPT_INSIDE },
+    { "binary", required_argument, NULL, OPT_BINARY },
     { "help", no_argument, NULL, OPT_HELP },
     { "version", no_argument, NULL, OPT_VERSION },
     { NULL, 0, NULL, 0 },
@@ -80,6 +82,8 @@ void options_usage(FILE *out)
           "  --bench             measure lessons (all, or --lesson N) and print a table\n"
           "  --tune --lesson N   search lesson N's parameters on the device; later runs on\n"
           "                      that device use the best ones\n"
+          "  --inside --lesson N look inside lesson N's built kernel: registers, memory, and\n"
+          "                      the instructions of its hot loop where the platform tells\n"
           "  --help, --version\n"
           "\n"
           "Exercises (a workspace of your own kernels, checked by the tutor):\n"
@@ -118,6 +122,8 @@ void options_usage(FILE *out)
           "                      a search stopped by a limit resumes where it ended\n"
           "  --restart           --tune: forget an earlier, unfinished search\n"
           "  --no-color          the tutor without colours (also when NO_COLOR is set)\n"
+          "  --binary FILE       --inside: also save the program binary (PTX on NVIDIA) to\n"
+          "                      FILE, a new file (an existing one is never replaced)\n"
           "\n"
           "Exit status: 0 all verified, 1 a run was wrong, refused or failed, 2 bad arguments,\n"
           "3 no usable OpenCL device or unreadable/malformed lessons; see clmm-tutor(1).\n", out);
@@ -278,10 +284,34 @@ static int set_mode(struct options *opts, enum mode mode, const char *option, st
 {
     if (opts->mode != MODE_TUTOR && opts->mode != mode) {
         error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --bench, --tune, "
-                     "--exercises, --check, --hint, --reset, --solution, --ceilings)", option);
+                     "--inside, --exercises, --check, --hint, --reset, --solution, --ceilings)", option);
         return -1;
     }
     opts->mode = mode;
+    return 0;
+}
+
+/* --inside looks at one lesson at one size; --binary goes with it. */
+static int check_inside(const struct options *opts, struct error *e)
+{
+    if (opts->binary_file && opts->mode != MODE_INSIDE) {
+        error_set(e, "--binary FILE goes with --inside (it saves the program binary of the kernel looked at)");
+        return -1;
+    }
+    if (opts->binary_file && !opts->binary_file[0]) {
+        error_set(e, "--binary: the file name is empty");
+        return -1;
+    }
+    if (opts->mode != MODE_INSIDE)
+        return 0;
+    if (opts->lesson < 0) {
+        error_set(e, "--inside needs one lesson: --lesson N");
+        return -1;
+    }
+    if (opts->nsizes > 1) {
+        error_set(e, "--inside looks at one size: give --size one size");
+        return -1;
+    }
     return 0;
 }
 
@@ -428,6 +458,8 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             break;
         }
         case OPT_YES: opts->yes = true; break;
+        case OPT_INSIDE: rc = set_mode(opts, MODE_INSIDE, "--inside", e); break;
+        case OPT_BINARY: opts->binary_file = optarg; break;
         case OPT_HELP: opts->mode = MODE_HELP; return 0;
         case OPT_VERSION: opts->mode = MODE_VERSION; return 0;
         case ':':
@@ -477,12 +509,14 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     if (opts->mode == MODE_SHOW)
         opts->lesson = show;
     if (opts->format != FORMAT_TABLE && opts->mode != MODE_BENCH &&
-        !(opts->format == FORMAT_JSON &&
-          (opts->mode == MODE_CHECK || opts->mode == MODE_EXERCISES || opts->mode == MODE_CEILINGS))) {
-        error_set(e, "--format applies to --bench (and json to --check, --exercises and --ceilings); the "
-                     "other modes print text");
+        !(opts->format == FORMAT_JSON && (opts->mode == MODE_CHECK || opts->mode == MODE_EXERCISES ||
+                                          opts->mode == MODE_CEILINGS || opts->mode == MODE_INSIDE))) {
+        error_set(e, "--format applies to --bench (and json to --check, --exercises, --ceilings and --inside); "
+                     "the other modes print text");
         return -1;
     }
+    if (check_inside(opts, e) < 0)
+        return -1;
     if (opts->mode == MODE_TUNE && opts->lesson < 0) {
         error_set(e, "--tune needs one lesson: --lesson N");
         return -1;

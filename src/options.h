@@ -16,7 +16,7 @@
 
 enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUNE, MODE_EXERCISES, MODE_CHECK,
             MODE_RESET, MODE_SOLUTION, MODE_HINT, MODE_HELP, MODE_VERSION,
-            MODE_CEILINGS };
+            MODE_CEILINGS, MODE_INSIDE };
 
 #define LESSON_ALL (-1)
 #define LESSON_UNSET (-2)
@@ -49,6 +49,7 @@ struct options {
     bool has_prediction;
     double prediction;          /* --predict */
     bool yes;                   /* --yes: --reset and --solution without asking */
+    const char *binary_file;    /* --inside --binary FILE: where the program binary goes */
 };
 
 /* Fills opts from argv. Returns 0, or -1 with a one-line message in e (exit status 2). */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "device.h"
+#include "inside.h"
 #include "lesson.h"
 #include "measure.h"
 #include "tune.h"
@@ -43,5 +44,12 @@ void report_end(struct report *rep);
 /* The tuner: one line per configuration, then the best and the spread of GFLOPS. */
 void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step *st);
 void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_result *res, bool restarted);
+
+/* The look inside a kernel (inside_examine) as one JSON object; size is the size it was
+   looked at, origin where its parameters came from (params_origin_describe; "" for the
+   defaults), binary_file the file the program binary was saved to (NULL: none). A figure
+   not known is null, and in->missing says why. */
+void report_inside_json(FILE *out, const struct inside *in, struct gemm_size size, const char *origin,
+                        const char *binary_file);
 
 #endif

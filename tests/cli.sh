@@ -52,6 +52,14 @@ usage_error() {
     fi
 }
 
+# json_has FILE EXPR: FILE parses as JSON and the Python expression EXPR holds of it, d.
+json_has() {
+    command -v python3 >/dev/null 2>&1 || return 0
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
+}
+
 expect "--help lists every mode" 0 "--bench.*--show|--show" "$tutor" --help
 for opt in --list --devices --show --bench --lesson --size --reps --format --device --lessons \
            --param --budget --max-launch --force --seed --no-reference --ceilings; do
@@ -85,6 +93,18 @@ usage_error "bad --time-limit" 'positive number of seconds' --tune --lesson 5 --
 usage_error "--param with --tune" 'cannot be combined with --tune' --tune --lesson 5 --param TS=8
 usage_error "--ceilings with another mode" 'cannot be combined' --ceilings --devices
 usage_error "--ceilings has no csv" 'json to .*--ceilings' --ceilings --format csv
+usage_error "--inside needs a lesson" '--inside needs one lesson' --inside
+usage_error "--inside takes one lesson" '--inside needs one lesson' --inside --lesson all
+usage_error "--inside takes one size" '--inside looks at one size' --inside --lesson 5 --size 64,128
+usage_error "--inside has no csv" '--format applies to --bench' --inside --lesson 5 --format csv
+usage_error "--binary without --inside" '--binary FILE goes with --inside' --bench --binary "$tmp/kernel.bin"
+usage_error "--inside of the host lesson" 'lesson 0 runs on the host: it has no kernel to look inside' \
+    --inside --lesson 0
+echo "keep me" >"$tmp/taken.bin"
+usage_error "--binary to an existing file" "--binary: $tmp/taken.bin exists \\(a file\\); give a new file name" \
+    --inside --lesson 5 --binary "$tmp/taken.bin"
+[ "$(cat "$tmp/taken.bin")" = "keep me" ] || not_ok "--binary leaves an existing file as it was"
+usage_error "--binary to a directory" "--binary: $tmp exists \\(a directory\\)" --inside --lesson 5 --binary "$tmp"
 
 expect "--list shows lessons 0 to 13" 0 "^13 " "$tutor" --list
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
@@ -199,6 +219,35 @@ else
     expect "--lesson walks through one lesson" 0 "Lesson 2: .*|GFLOPS" \
         "$tutor" --lesson 2 --size 64 --reps 2 --no-reference
     grep -q "__kernel" "$tmp/out" && grep -q "GFLOPS" "$tmp/out" || not_ok "--lesson prints the kernel and a measurement"
+
+    # --inside: what the platform tells of the kernel, and, plainly, what it does not.
+    expect "--inside prints the platform's figures" 0 '^  local memory +[0-9]+ bytes per work-group$' \
+        "$tutor" --inside --lesson 5 --size 64
+    grep -Eq '^Lesson 5 \(.*\), kernel gemm_local_tiles$' "$tmp/out" &&
+        grep -Eq '^  work-group size +at most [0-9]+ work-items$' "$tmp/out" ||
+        not_ok "--inside names the lesson and gives the work-group size"
+    # NVIDIA's compiler gives registers and PTX; others say they do not.
+    grep -Eq '^  registers +[0-9]+ per work-item$' "$tmp/out" ||
+        grep -q '^  - registers, spills and stack: not reported by this platform' "$tmp/out" ||
+        not_ok "--inside gives the registers or says that the platform does not"
+    grep -Eq 'Per k: 1 FMA and 2 ld\.shared\.' "$tmp/out" ||
+        grep -q '^  - instruction counts: the program binary is not readable text' "$tmp/out" ||
+        not_ok "--inside counts the hot loop or says why it cannot"
+    expect "--inside --format json" 0 '"lesson": 5' "$tutor" --inside --lesson 5 --size 64 --format json
+    json_has "$tmp/out" '(d["kernel"] == "gemm_local_tiles" and d["platform"]["local_mem_bytes"] > 0 and
+        (d["hot_loop"] is not None or any(m.startswith("instruction counts: ") for m in d["missing"])) and
+        (d["compiler"]["registers"] is not None or any(m.startswith("registers") for m in d["missing"])))' ||
+        not_ok "--inside --format json parses, with the figures or what is missing"
+    expect "--inside --binary saves the program binary" 0 "The program binary \\([0-9]+ bytes.*\\) is saved in $tmp/kernel.bin" \
+        "$tutor" --inside --lesson 5 --size 64 --binary "$tmp/kernel.bin"
+    bytes=$(sed -n 's/^The program binary (\([0-9]*\) bytes.*/\1/p' "$tmp/out")
+    [ -n "$bytes" ] && [ "$(wc -c <"$tmp/kernel.bin")" -eq "$bytes" ] || not_ok "--binary writes the whole binary"
+    cp "$tmp/kernel.bin" "$tmp/kernel.copy"
+    expect "--inside --binary does not replace the file it wrote" 2 'exists' \
+        "$tutor" --inside --lesson 5 --size 64 --binary "$tmp/kernel.bin"
+    cmp -s "$tmp/kernel.bin" "$tmp/kernel.copy" || not_ok "a second --binary leaves the first file as it was"
+    expect "--inside --format json --binary" 0 "\"saved_to\": \"$tmp/kernel2.bin\"" \
+        "$tutor" --inside --lesson 5 --size 64 --format json --binary "$tmp/kernel2.bin"
 fi
 
 # --- Hostile files: lesson, kernel and tuned files that are not what they should be ------
@@ -479,13 +528,6 @@ export XDG_STATE_HOME="$tmp/exstate"
 exdir="$top_srcdir/tests/exercises"
 ws="$tmp/ws"
 ex() { "$tutor" --exercises-dir "$exdir" --workspace "$ws" "$@" </dev/null; }
-# json_has FILE EXPR: FILE parses as JSON and the Python expression EXPR holds of it, d.
-json_has() {
-    command -v python3 >/dev/null 2>&1 || return 0
-    python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
-}
 
 expect "--exercises lists the fixture exercises" 0 '0 of 2 exercises verified' ex --exercises
 # The table gives the short titles (the first is cut to fit).

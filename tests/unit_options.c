@@ -320,7 +320,7 @@ START_TEST(test_options_ceilings)
     ck_assert_str_eq(o.device, "1");
     parse_ok(ARGS("--ceilings", "--format", "json"), &o);
     ck_assert_int_eq(o.format, FORMAT_JSON);
-    parse_fails(ARGS("--ceilings", "--format", "csv"), "json to --check, --exercises and --ceilings");
+    parse_fails(ARGS("--ceilings", "--format", "csv"), "json to --check, --exercises, --ceilings and --inside");
     parse_fails(ARGS("--devices", "--ceilings"), "--ceilings cannot be combined");
 }
 END_TEST

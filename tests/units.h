@@ -32,5 +32,6 @@ Suite *progress_suite(void);
 Suite *check_suite(void);
 Suite *waves_suite(void);
 Suite *ceilings_suite(void);
+Suite *inside_suite(void);
 
 #endif
