@@ -16,7 +16,7 @@
 
 #include "ceilings.h"
 #include "datadir.h"
-#include "diagram.h"
+#include "figures.h"
 #include "files.h"
 #include "inside.h"
 #include "excommands.h"
@@ -148,16 +148,37 @@ int commands_open_device(const struct options *opts, struct device_list *list, s
     return EXIT_OK;
 }
 
+/* The device's ceilings for the percentages: from the cache, else measured now (said on
+   stderr, since it takes a moment); without them the report has no percentages. */
+static void bench_ceilings(struct ocl *cl, struct ceilings *c)
+{
+    struct error e;
+
+    error_init(&e);
+    if (!ceilings_cached(cl->device, c))
+        fprintf(stderr, "clmm-tutor: measuring the device's FP32 peak and bandwidth (once; kept in the cache)\n");
+    if (ceilings_get(cl, false, c, &e) < 0) {
+        fprintf(stderr, "clmm-tutor: the device's ceilings could not be measured: %s (no percentages of them)\n",
+                e.msg);
+        c->have = false;
+    } else if (c->note[0]) {
+        fprintf(stderr, "clmm-tutor: %s\n", c->note);
+    }
+    error_clear(&e);
+}
+
 /* Measures the selected lessons at every size; a failing lesson does not stop the others. */
 static int bench(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
 {
+    struct ceilings ceilings;
     char path[4096];
     struct params_request req;
     struct report rep;
     int status = EXIT_OK;
 
     params_request_init(opts, path, sizeof path, &req);
-    report_begin(&rep, stdout, opts->format, cl->device, &opts->measure);
+    bench_ceilings(cl, &ceilings);
+    report_begin(&rep, stdout, opts->format, cl->device, &opts->measure, &ceilings);
     for (size_t s = 0; s < opts->nsizes; s++) {
         struct workspace w;
         struct error e;
@@ -387,10 +408,12 @@ static int inside(const struct options *opts, const struct lesson_set *set, int 
     struct params_request req;
     struct param_set ps;
     struct param_origin origin;
-    struct diagram d;
+    struct figures d;
     struct inside in;
-    struct error e;
-    bool saved = false;
+    struct waves_kernel k;
+    struct waves w;
+    struct error e, why;
+    bool saved = false, has_waves;
     int status = EXIT_OK;
 
     error_init(&e);
@@ -398,7 +421,7 @@ static int inside(const struct options *opts, const struct lesson_set *set, int 
     if (params_choose(&req, l, cl->device, opts->sizes[0], &ps, &origin, &e) < 0)
         return commands_fail(EXIT_USAGE, &e);
     params_origin_describe(&origin, origin_text, sizeof origin_text);
-    if (diagram_compute(l, &ps, opts->sizes[0], NULL, &d, &e) < 0) {
+    if (figures_compute(l, &ps, opts->sizes[0], NULL, &d, &e) < 0) {
         error_prefix(&e, "lesson %d at %lldx%lldx%lld", l->number, opts->sizes[0].m, opts->sizes[0].n,
                      opts->sizes[0].k);
         return commands_fail(EXIT_RUN_FAILED, &e);
@@ -414,8 +437,15 @@ static int inside(const struct options *opts, const struct lesson_set *set, int 
         else
             saved = true;
     }
+    /* The waves of work-groups this kernel makes on the device at this size. */
+    k.registers = in.nv.found && in.nv.registers >= 0 ? (int)in.nv.registers : -1;
+    k.local_bytes = in.has_local_mem ? in.local_mem : 0;
+    k.private_bytes = in.has_private_mem ? in.private_mem : 0;
+    error_init(&why);
+    has_waves = waves_compute(&d, cl->device, &k, &w, &why) == 0;
     if (opts->format == FORMAT_JSON) {
-        report_inside_json(stdout, &in, opts->sizes[0], origin_text, saved ? opts->binary_file : NULL);
+        report_inside_json(stdout, &in, opts->sizes[0], origin_text, saved ? opts->binary_file : NULL,
+                           has_waves ? &w : NULL);
     } else {
         static char lines[200][INSIDE_LINE_BYTES];
         size_t n = inside_describe(&in, commands_terminal_width(), lines, 200);
@@ -426,10 +456,20 @@ static int inside(const struct options *opts, const struct lesson_set *set, int 
             printf("%s\n", printable);
             free(printable);
         }
+        printf("\nWaves of work-groups on %s:\n", cl->device->name);
+        if (has_waves) {
+            static char wave_lines[16][WAVES_LINE_BYTES];
+            n = waves_draw(&w, commands_terminal_width(), 16, false, wave_lines);   /* ASCII: any terminal, any pipe */
+            for (size_t i = 0; i < n; i++)
+                printf("%s\n", wave_lines[i]);
+        } else {
+            printf("%s\n", why.msg);
+        }
         if (saved)
             printf("\nThe program binary (%zu bytes%s) is saved in %s.\n", in.binary_size,
                    in.binary_is_ptx ? ", PTX text" : "", opts->binary_file);
     }
+    error_clear(&why);
     inside_free(&in);
     return status;
 }

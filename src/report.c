@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "errmap.h"
+#include "roofline.h"
+#include "waves.h"
 #include "str.h"
 #include "text.h"
 
@@ -212,8 +214,39 @@ static void json_number(FILE *out, const char *key, double v)
         fputs("null", out);
 }
 
+/* The ceilings in the table's header. */
+static void table_ceilings(FILE *out, const struct ceilings *c)
+{
+    if (!c->have)
+        return;
+    fprintf(out, "Ceilings: FP32 peak %.0f GFLOPS, bandwidth %.0f GB/s (measured by clmm-tutor %s, %s)\n",
+            c->gflops, c->gbps, c->from_cache ? "on" : "now,", c->measured_on);
+    if (c->theory_gflops > 0)
+        fprintf(out, "          theoretical peak %.0f GFLOPS: %s\n", c->theory_gflops, c->theory);
+}
+
+static void json_ceilings(FILE *out, const struct ceilings *c)
+{
+    fputs(", \"ceilings\": ", out);
+    if (!c->have) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"fp32_gflops\": %.6g, \"bandwidth_gbps\": %.6g, \"measured_on\": ", c->gflops, c->gbps);
+    report_json_string(out, c->measured_on);
+    fputs(", \"theory_gflops\": ", out);
+    if (c->theory_gflops > 0)
+        fprintf(out, "%.6g", c->theory_gflops);
+    else
+        fputs("null", out);
+    fputs(", \"theory\": ", out);
+    report_json_string(out, c->theory);
+    fputc('}', out);
+}
+
 void report_begin(struct report *rep, FILE *out, enum report_format format,
-                  const struct device_info *device, const struct measure_config *cfg)
+                  const struct device_info *device, const struct measure_config *cfg,
+                  const struct ceilings *ceilings)
 {
     char desc[600];
 
@@ -221,6 +254,8 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
     rep->out = out;
     rep->format = format;
     rep->device = device;
+    if (ceilings)
+        rep->ceilings = *ceilings;
     run_result_init(&rep->best);
     device_describe(device, desc, sizeof desc);
     switch (format) {
@@ -232,12 +267,14 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
         else
             fprintf(out, "Timing: launches for about %g s each after a verified warm-up launch\n",
                     cfg->budget_s);
+        table_ceilings(out, &rep->ceilings);
         break;
     case FORMAT_CSV:
         fputs("device,lesson,title,params,m,n,k,run_m,run_n,run_k,status,gflops_median,gflops_q1,"
               "gflops_q3,gflops_min,gflops_max,kernel_ms_median,wall_ms,reps,max_error,tolerance,"
               "verification,estimate_s,batch_gflops,tuned,tuned_m,tuned_n,tuned_k,tuned_partial,"
-              "clocks_disagree,message,error_pattern,wrong_elements,unwritten_elements\n", out);
+              "clocks_disagree,message,error_pattern,wrong_elements,unwritten_elements,pct_peak,intensity,"
+              "bound_gflops,pct_bound,bound_by,peak_gflops,bandwidth_gbps\n", out);
         break;
     case FORMAT_JSON:
         fputs("{\n  \"device\": {\"name\": ", out);
@@ -247,6 +284,7 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
         fprintf(out, ", \"type\": \"%s\", \"compute_units\": %u, \"clock_mhz\": %u, \"driver\": ",
                 device_type_name(device->type), device->compute_units, device->clock_mhz);
         report_json_string(out, device->driver);
+        json_ceilings(out, &rep->ceilings);
         fputs("},\n  \"results\": [", out);
         break;
     }
@@ -260,6 +298,7 @@ void report_size_begin(struct report *rep, struct gemm_size s)
     rep->reference_gflops = 0.0;
     rep->notes[0] = '\0';
     rep->clock_notes[0] = '\0';
+    rep->npoints = 0;
     if (rep->format != FORMAT_TABLE)
         return;
     fprintf(rep->out, "\nSize %lldx%lldx%lld (M x N x K): %.3g GFLOP per product\n", s.m, s.n, s.k,
@@ -383,6 +422,40 @@ static void table_row(struct report *rep, const struct run_result *r)
     note(rep, r);
 }
 
+/* A row against the ceilings: judged only for a speed measured with the ceilings known. */
+static bool judge(const struct report *rep, const struct run_result *r, struct roofline_verdict *v)
+{
+    const struct ceilings *c = &rep->ceilings;
+
+    roofline_judge(r->status == RUN_OK ? r->gflops.median : 0.0, r->intensity, c->have ? c->gflops : 0.0,
+                   c->have ? c->gbps : 0.0, v);
+    return r->status == RUN_OK && c->have;
+}
+
+static void csv_roofline(const struct report *rep, const struct run_result *r)
+{
+    FILE *out = rep->out;
+    struct roofline_verdict v;
+    bool judged = judge(rep, r, &v);
+
+    fputc(',', out);
+    if (judged)
+        fprintf(out, "%.4g", 100.0 * v.of_peak);
+    fputc(',', out);
+    if (r->intensity > 0)
+        fprintf(out, "%.6g", r->intensity);
+    fputc(',', out);
+    if (judged && v.bound > 0)
+        fprintf(out, "%.6g,%.4g,%s", v.bound, 100.0 * v.of_bound, v.memory_bound ? "memory" : "compute");
+    else
+        fputs(",,", out);
+    fputc(',', out);
+    if (rep->ceilings.have)
+        fprintf(out, "%.6g,%.6g", rep->ceilings.gflops, rep->ceilings.gbps);
+    else
+        fputc(',', out);
+}
+
 static void csv_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
@@ -419,7 +492,27 @@ static void csv_row(struct report *rep, const struct run_result *r)
                 r->errmap.unwritten);
     else
         fputs(",,,", out);
+    csv_roofline(rep, r);
     fputc('\n', out);
+}
+
+static void json_roofline(const struct report *rep, const struct run_result *r)
+{
+    FILE *out = rep->out;
+    struct roofline_verdict v;
+    bool judged = judge(rep, r, &v);
+
+    if (r->intensity > 0)
+        json_number(out, "intensity", r->intensity);
+    if (!judged)
+        return;
+    json_number(out, "pct_peak", 100.0 * v.of_peak);
+    if (v.bound > 0) {
+        json_number(out, "bound_gflops", v.bound);
+        json_number(out, "pct_bound", 100.0 * v.of_bound);
+        fprintf(out, ", \"bound_by\": \"%s\", \"above_bound\": %s", v.memory_bound ? "memory" : "compute",
+                v.above ? "true" : "false");
+    }
 }
 
 static void json_row(struct report *rep, const struct run_result *r)
@@ -458,6 +551,7 @@ static void json_row(struct report *rep, const struct run_result *r)
     if (r->status == RUN_WRONG && r->errmap.pattern != ERRMAP_NONE)
         fprintf(out, ", \"error_pattern\": \"%s\", \"wrong_elements\": %lld, \"unwritten_elements\": %lld",
                 errmap_pattern_name(r->errmap.pattern), r->errmap.wrong, r->errmap.unwritten);
+    json_roofline(rep, r);
     if (r->estimate_s > 0)
         json_number(out, "estimate_s", r->estimate_s);
     if (r->batch_gflops > 0)
@@ -481,6 +575,8 @@ void report_row(struct report *rep, const struct run_result *r)
     case FORMAT_JSON: json_row(rep, r); break;
     }
     rep->rows++;
+    if (r->status == RUN_OK && rep->npoints < REPORT_MAX_POINTS)
+        rep->points[rep->npoints++] = (struct report_point){ r->lesson, r->gflops.median, r->intensity };
     if (r->status == RUN_OK && r->lesson < 0)
         rep->reference_gflops = r->gflops.median;
     else if (r->status == RUN_OK && r->gflops.median > rep->best.gflops.median) {
@@ -489,6 +585,38 @@ void report_row(struct report *rep, const struct run_result *r)
         error_init(&rep->best.error);   /* the copy does not own r's messages */
     }
     fflush(rep->out);
+}
+
+/* The rows of a size against the ceilings, under its table. */
+static void table_roofline(const struct report *rep)
+{
+    const struct ceilings *c = &rep->ceilings;
+    bool above = false;
+
+    if (!c->have || rep->npoints == 0)
+        return;
+    fprintf(rep->out, "Against the ceilings (no-cache model: every load from global memory, C written once):\n"
+                      "  #  of peak  flop/byte  bound GFLOPS  of bound\n");
+    for (int i = 0; i < rep->npoints; i++) {
+        const struct report_point *p = &rep->points[i];
+        struct roofline_verdict v;
+        char label[12];
+        roofline_judge(p->gflops, p->intensity, c->gflops, c->gbps, &v);
+        if (p->lesson < 0)
+            snprintf(label, sizeof label, "ref");
+        else
+            snprintf(label, sizeof label, "%d", p->lesson);
+        fprintf(rep->out, "%3s  %6.1f%%", label, 100.0 * v.of_peak);
+        if (v.bound > 0)
+            fprintf(rep->out, "  %9.3g  %12.1f  %7.0f%%  %s\n", v.intensity, v.bound, 100.0 * v.of_bound,
+                    v.above ? "above the slope: caches" : v.memory_bound ? "memory-bound" : "compute-bound");
+        else
+            fprintf(rep->out, "  %9s\n", p->lesson < 0 ? "-" : "no loads line");
+        above |= v.above;
+    }
+    if (above)
+        fputs("Above the slope: caches served part of the traffic that the model counts from global memory.\n",
+              rep->out);
 }
 
 void report_size_end(struct report *rep)
@@ -501,6 +629,7 @@ void report_size_end(struct report *rep)
                 rep->clock_notes);
     if (rep->notes[0])
         fprintf(rep->out, "Parameters:\n%s", rep->notes);
+    table_roofline(rep);
     if (rep->best.gflops.median > 0) {
         fprintf(rep->out, "Fastest: lesson %d at %.1f GFLOPS", rep->best.lesson, rep->best.gflops.median);
         if (rep->reference_gflops > 0)
@@ -622,7 +751,7 @@ static void json_counts(FILE *out, const char *key, const struct ptx_loop *c, lo
 }
 
 void report_inside_json(FILE *out, const struct inside *in, struct gemm_size size, const char *origin,
-                        const char *binary_file)
+                        const char *binary_file, const struct waves *waves)
 {
     const struct nv_report *nv = &in->nv;
     const struct ptx_loop *c = &in->loop;
@@ -682,5 +811,10 @@ void report_inside_json(FILE *out, const struct inside *in, struct gemm_size siz
         fputs(i ? ", " : "", out);
         report_json_string(out, in->missing[i]);
     }
-    fputs("]}\n", out);
+    fputs("],\n  \"waves\": ", out);
+    if (waves)
+        waves_json(out, waves);
+    else
+        fputs("null", out);
+    fputs("}\n", out);
 }

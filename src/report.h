@@ -4,7 +4,9 @@
 
 #include <stdio.h>
 
+#include "ceilings.h"
 #include "device.h"
+#include "waves.h"
 #include "inside.h"
 #include "lesson.h"
 #include "measure.h"
@@ -21,8 +23,18 @@ void report_json_string(FILE *out, const char *s);
 /* The lesson's facts, explanation and kernel source, wrapped to width. */
 void report_show(FILE *out, const struct lesson *l, int width);
 
+/* A lesson's standing against the ceilings, kept for the table's block after its size. */
+struct report_point {
+    int lesson;                 /* -1: the reference library */
+    double gflops, intensity;
+};
+
+#define REPORT_MAX_POINTS 64
+
 /* A benchmark report: begin, then for each size a group of rows, then end. Rows are
-   printed as they come, so a long run shows progress. */
+   printed as they come, so a long run shows progress. With the device's ceilings known,
+   each row carries its share of the measured FP32 peak and, where the lesson declares its
+   loads, its intensity, the no-cache model's bound and its share of that bound. */
 struct report {
     FILE *out;
     enum report_format format;
@@ -32,10 +44,15 @@ struct report {
     double reference_gflops;    /* CLBlast at the current size, 0 if none */
     char notes[4096];           /* parameters and padding of the current size's rows */
     char clock_notes[2048];     /* rows of the current size whose clocks disagreed */
+    struct ceilings ceilings;   /* have false: no percentages */
+    struct report_point points[REPORT_MAX_POINTS];  /* of the current size */
+    int npoints;
 };
 
+/* ceilings may be NULL: not known. */
 void report_begin(struct report *rep, FILE *out, enum report_format format,
-                  const struct device_info *device, const struct measure_config *cfg);
+                  const struct device_info *device, const struct measure_config *cfg,
+                  const struct ceilings *ceilings);
 void report_size_begin(struct report *rep, struct gemm_size size);
 void report_row(struct report *rep, const struct run_result *r);
 void report_size_end(struct report *rep);
@@ -50,6 +67,6 @@ void report_tune_summary(FILE *out, const struct lesson *l, const struct tune_re
    defaults), binary_file the file the program binary was saved to (NULL: none). A figure
    not known is null, and in->missing says why. */
 void report_inside_json(FILE *out, const struct inside *in, struct gemm_size size, const char *origin,
-                        const char *binary_file);
+                        const char *binary_file, const struct waves *waves);
 
 #endif

@@ -484,6 +484,23 @@ if "$tutor" --devices >/dev/null 2>&1; then
     : >"$tmp/not-a-directory"
     expect "a cache that cannot be written is not an error" 0 'not kept: ' \
         env XDG_CACHE_HOME="$tmp/not-a-directory" "$tutor" --ceilings
+    # Every measurement against the ceilings: the share of the peak, and for a lesson with
+    # a loads line its intensity, the model's bound and the share of it. Lesson 5 at 64 with
+    # TS = 16 reads (16 + 16) 64 floats per group: 2K / (8K/16 + 4) = 128/36 = 3.56 flop/B.
+    expect "--bench: the rows against the ceilings" 0 'Against the ceilings \(no-cache model' \
+        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference
+    grep -Eq '^Ceilings: FP32 peak [0-9]+ GFLOPS, bandwidth [0-9]+ GB/s' "$tmp/out" &&
+        grep -Eq '^  5 +[0-9.]+%  +3\.56 +[0-9.]+ +[0-9]+%  (memory-bound|compute-bound|above the slope: caches)$' \
+            "$tmp/out" && ok "--bench table: ceilings, and lesson 5's intensity, bound and share" ||
+        not_ok "--bench table against the ceilings"
+    expect "--bench csv: the roofline's columns" 0 'pct_peak,intensity,bound_gflops,pct_bound,bound_by' \
+        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --format csv
+    tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+$' &&
+        ok "--bench csv row: share of peak, intensity, bound" || not_ok "--bench csv row against the ceilings"
+    expect "--bench json: ceilings and the row's figures" 0 '"pct_peak": ' \
+        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --format json
+    json_has "$tmp/out" 'd["device"]["ceilings"]["fp32_gflops"] > 0 and abs(d["results"][0]["intensity"] - 128/36) < 1e-4 and d["results"][0]["bound_gflops"] > 0 and d["results"][0]["bound_by"] in ("memory", "compute")' &&
+        ok "--bench json parses with the roofline's fields" || not_ok "--bench json against the ceilings"
 else
     echo "SKIP: no OpenCL device; the ceilings were not measured"
 fi
@@ -503,9 +520,9 @@ if "$tutor" --devices >/dev/null 2>&1; then
         ok "the drawing marks the last column and row of tiles" || not_ok "the drawing of the edges"
     expect "a size that is a multiple of the tile is right" 0 '^ +96 +Broken: full tiles only +[0-9.]+ ' \
         "$tutor" --bench --lessons "$broken" --lesson 96 --size 40x32x20 --reps 2 --no-reference
-    expect "csv: the pattern and its counts" 1 ',wrong result,.*,edges,305,305$' \
+    expect "csv: the pattern and its counts" 1 ',wrong result,.*,edges,305,305,' \
         "$tutor" --bench --lessons "$broken" --lesson 96 --size 37x29x20 --reps 2 --no-reference --format csv
-    head -1 "$tmp/out" | grep -q ',message,error_pattern,wrong_elements,unwritten_elements$' ||
+    head -1 "$tmp/out" | grep -q ',message,error_pattern,wrong_elements,unwritten_elements,' ||
         not_ok "csv header names the error map's columns"
     expect "json: the pattern and its counts" 1 '"error_pattern": "edges", "wrong_elements": 305, "unwritten_elements": 305' \
         "$tutor" --bench --lessons "$broken" --lesson 96 --size 37x29x20 --reps 2 --no-reference --format json
