@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "figures.h"
 #include "ocl.h"
 #include "params.h"
 #include "reference.h"
@@ -79,6 +80,7 @@ struct session {
     int open_device;            /* the device last opened or tried; -1: none */
     struct workspace w;
     bool w_ready;
+    int inside_device;          /* the device the view's look inside was made on */
 };
 
 static void publish(struct session *s)
@@ -342,12 +344,31 @@ static void open_workspace(struct session *s, struct gemm_size size, char *why, 
     error_clear(&e);
 }
 
+/* The open device's ceilings: from the cache, else measured (a moment; the screen says so). */
+static void device_ceilings(struct session *s, struct ceilings *c, char *why, size_t len)
+{
+    struct error e;
+
+    error_init(&e);
+    if (!ceilings_cached(s->cl.device, c)) {
+        pthread_mutex_lock(&s->lock);
+        set_activity(s, "measuring the device's FP32 peak and bandwidth (once: they are kept)");
+        pthread_mutex_unlock(&s->lock);
+        if (ceilings_get(&s->cl, false, c, &e) < 0) {
+            c->have = false;
+            snprintf(why, len, "the device's ceilings could not be measured: %s", e.msg);
+        }
+    }
+    error_clear(&e);
+}
+
 static void switch_device(struct session *s)
 {
     int index = s->want_device;
     struct gemm_size size = s->want_size;
     const struct device_info *d = &s->list.items[index];
-    char size_error[512] = "";
+    char size_error[512] = "", ceilings_error[1200] = "";
+    struct ceilings ceilings = { .have = false };
     struct param_set *params = xcalloc(s->lessons->count, sizeof *params);
     struct param_origin *origin = xcalloc(s->lessons->count, sizeof *origin);
     bool *hand_set = xcalloc(s->lessons->count, sizeof *hand_set);
@@ -370,12 +391,16 @@ static void switch_device(struct session *s)
     close_device(s);
     ok = s->cl_open = ocl_open(&s->cl, d, &e) == 0;
     if (ok)
+        device_ceilings(s, &ceilings, ceilings_error, sizeof ceilings_error);
+    if (ok)
         open_workspace(s, size, size_error, sizeof size_error);
     choose_params(s, d, size, hand_set, params, origin);
     pthread_mutex_lock(&s->lock);
     s->view.device = index;
     s->view.info = *d;
     s->view.device_ready = ok;
+    s->view.ceilings = ceilings;
+    str_copy(s->view.ceilings_error, sizeof s->view.ceilings_error, ceilings_error);
     str_copy(s->view.device_error, sizeof s->view.device_error, ok ? "" : e.msg);
     str_copy(s->view.size_error, sizeof s->view.size_error, size_error);
     s->view.size = size;
@@ -458,6 +483,54 @@ static void record(struct session *s, int index, struct gemm_size size, const st
 
     results_add(&s->results, s->view.device, size, index, tuned, tuned && !o->tuned.complete, r);
     summarise(s);
+}
+
+/* Whether the look inside the live lesson is missing or of other parameters, kernel or device. */
+static bool inside_stale(const struct session *s)
+{
+    const struct lesson *l = lesson_at(s, s->view.lesson);
+    char params[256];
+
+    if (l->engine != ENGINE_OPENCL)
+        return false;
+    param_set_format(l, &s->params[s->view.lesson], params, sizeof params);
+    return s->view.inside_lesson != s->view.lesson || strcmp(s->view.inside_params, params) != 0 ||
+           s->view.inside_sources != s->view.sources_version || s->inside_device != s->open_device;
+}
+
+/* Builds the live lesson with the compiler's report asked for, and looks inside. */
+static void look_inside(struct session *s)
+{
+    int index = s->view.lesson;
+    const struct lesson *l = lesson_at(s, index);
+    struct param_set ps = s->params[index];
+    struct gemm_size size = s->view.size;
+    struct inside in;
+    struct figures f;
+    struct error e;
+    int rc;
+
+    s->doing = DOING_OTHER;
+    set_activity(s, "looking inside lesson %d's kernel", l->number);
+    pthread_mutex_unlock(&s->lock);
+    error_init(&e);
+    rc = inside_examine(&s->cl, l, &ps,
+                        figures_compute(l, &ps, size, NULL, &f, &e) == 0 ? f.outputs_per_item : 0, &in, &e);
+    if (rc == 0) {
+        free(in.binary);        /* the screen shows the counts, not the text */
+        in.binary = NULL;
+    }
+    pthread_mutex_lock(&s->lock);
+    s->view.inside_have = rc == 0;
+    s->view.inside_lesson = index;
+    param_set_format(l, &ps, s->view.inside_params, sizeof s->view.inside_params);
+    s->view.inside_sources = s->view.sources_version;
+    s->inside_device = s->open_device;
+    if (rc == 0)
+        s->view.inside = in;
+    str_copy(s->view.inside_error, sizeof s->view.inside_error, rc == 0 ? "" : e.msg);
+    error_clear(&e);
+    set_idle(s);
 }
 
 static void live_step(struct session *s)
@@ -840,6 +913,8 @@ static void *worker(void *arg)
             pthread_cond_wait(&s->wake, &s->lock);
         else if (s->want_job != JOB_NONE)
             run_job(s);
+        else if (!s->view.paused && inside_stale(s))
+            look_inside(s);
         else if (!s->view.paused && !s->view.live_stopped)
             live_step(s);
         else
@@ -883,6 +958,8 @@ struct session *session_start(const struct lesson_set *lessons, const struct ses
     atomic_init(&s->cancel, 0);
     s->want_device = -1;
     s->open_device = -1;
+    s->inside_device = -1;
+    s->view.inside_lesson = -1;
     s->want_size = size;
     s->reload = -1;
     s->force = -1;

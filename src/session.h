@@ -11,7 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ceilings.h"
 #include "check.h"
+#include "inside.h"
 #include "device.h"
 #include "exercise.h"
 #include "geometry.h"
@@ -54,6 +56,9 @@ struct session_view {
     bool device_ready;
     struct device_info info;    /* of the open device: its limits */
     char device_error[1024];    /* why no device is open */
+    struct ceilings ceilings;   /* of the open device (have false: not measured, see
+                                   ceilings_error) */
+    char ceilings_error[1200];
     bool fatal;                 /* the device asked for on the command line cannot be had: */
     char fatal_error[1024];     /* the screen closes and prints this */
 
@@ -113,6 +118,15 @@ struct session_view {
     char build_log[16384];
 
     unsigned long sources_version;  /* changes when a kernel is reloaded */
+
+    /* A look inside the current lesson's built kernel (inside.h), made after each change
+       of lesson, parameters, kernel or device; its binary is not kept. */
+    bool inside_have;           /* inside holds the current lesson's, with its parameters */
+    int inside_lesson;          /* index of the lesson examined; -1: none yet */
+    char inside_params[256];    /* and its parameters (param_set_format) */
+    unsigned long inside_sources;   /* sources_version it was made at */
+    struct inside inside;
+    char inside_error[1024];    /* why it could not be made (inside_have false) */
 
     /* Checks of exercises. */
     bool checking;              /* one is asked for or running */
