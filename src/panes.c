@@ -15,10 +15,13 @@
 #include "diagram.h"
 #include "errmap.h"
 #include "highlight.h"
+#include "inside.h"
+#include "roofline.h"
 #include "measure.h"
 #include "stats.h"
 #include "str.h"
 #include "text.h"
+#include "waves.h"
 #include "xalloc.h"
 
 #define LINE_BYTES 4096
@@ -537,6 +540,48 @@ static void lesson_source_title(const struct screen_model *m, bool code_only, st
         snprintf(title, len, "%s", strrchr(l->kernel_file, '/') + 1);
 }
 
+/* The view's look inside, when it is the current lesson's with its parameters now. */
+static const struct inside *inside_of(const struct screen_model *m)
+{
+    const struct session_view *v = m->view;
+    char params[256];
+
+    param_set_format(current(m), &v->params, params, sizeof params);
+    if (v->inside_lesson != m->lesson || strcmp(v->inside_params, params) != 0 ||
+        v->inside_sources != v->sources_version)
+        return NULL;
+    return v->inside_have ? &v->inside : NULL;
+}
+
+/* What the compiler made of the current lesson's kernel, in place of its source. */
+static void draw_inside(const struct rect *r, struct screen_model *m)
+{
+    const struct session_view *v = m->view;
+    const struct inside *in = inside_of(m);
+    char title[200], (*lines)[INSIDE_LINE_BYTES];
+    struct rect box;
+    size_t n;
+    int top;
+
+    snprintf(title, sizeof title, "Look inside lesson %d's built kernel (i: the source)", current(m)->number);
+    box = frame(r, title, m->focus == PANE_SOURCE);
+    if (!in) {
+        bool failed = v->inside_lesson == m->lesson && !v->inside_have && v->inside_error[0];
+        draw_wrapped(&box, 0, failed ? v->inside_error : current(m)->engine == ENGINE_HOST
+                                                             ? "The host reference is C on the CPU: no kernel."
+                                                             : "building the kernel to look inside...",
+                     crt_attr(failed ? ROLE_WARNING : ROLE_DIM));
+        return;
+    }
+    lines = xmalloc(200 * sizeof *lines);
+    n = inside_describe(in, box.w < 40 ? 40 : box.w, lines, 200);
+    top = clamp_scroll(&m->scroll[PANE_SOURCE], (int)n, box.h);
+    for (int row = 0; row < box.h && top + row < (int)n; row++)
+        puts_at(box.y + row, box.x, box.w, lines[top + row], A_NORMAL);
+    scroll_marks(r, top, (int)n, box.h);
+    free(lines);
+}
+
 void panes_draw_source(const struct rect *r, struct screen_model *m)
 {
     char title[512];
@@ -550,6 +595,10 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
         in = frame(r, m->exercise->path, m->focus == PANE_SOURCE);
         draw_wrapped(&in, 0, m->exercise->file_missing ? "Your file is not there: R puts the starting kernel back."
                                                       : "Your file cannot be read.", crt_attr(ROLE_WARNING));
+        return;
+    }
+    if (m->inside && !m->exercise) {
+        draw_inside(r, m);
         return;
     }
     if (!m->source) {
@@ -648,6 +697,36 @@ static void draw_diagram_line(int y, int x, int w, const char *line, const struc
     }
 }
 
+#define WAVE_ROWS 7
+
+/* The waves of work-groups of the current lesson on the open device, with what the look
+   inside found of its kernel (registers, local memory) when it is there. */
+static size_t layout_waves(const struct screen_model *m, const struct figures *d, int width, size_t rows,
+                           char (*lines)[WAVES_LINE_BYTES])
+{
+    const struct session_view *v = m->view;
+    const struct inside *in = inside_of(m);
+    struct waves_kernel k = { -1, 0, 0 };
+    struct waves w;
+    struct error e;
+    size_t n = 0;
+
+    if (!v->device_ready)
+        return 0;
+    if (in) {
+        k.registers = in->nv.found && in->nv.registers >= 0 ? (int)in->nv.registers : -1;
+        k.local_bytes = in->has_local_mem ? in->local_mem : 0;
+        k.private_bytes = in->has_private_mem ? in->private_mem : 0;
+    }
+    error_init(&e);
+    if (waves_compute(d, &v->info, &k, &w, &e) == 0)
+        n = waves_draw(&w, width, rows, crt_utf8(), lines);
+    else if (rows > 0)
+        snprintf(lines[n++], WAVES_LINE_BYTES, "waves: %.900s", e.msg);
+    error_clear(&e);
+    return n;
+}
+
 void panes_draw_layout(const struct rect *r, struct screen_model *m)
 {
     const struct lesson *l = current(m);
@@ -664,8 +743,18 @@ void panes_draw_layout(const struct rect *r, struct screen_model *m)
     if (figures_compute(l, &m->view->params, m->view->size, m->view->device_ready ? &lim : NULL, d, &e) < 0) {
         draw_wrapped(&in, 0, e.msg, crt_attr(l->engine == ENGINE_HOST ? ROLE_NORMAL : ROLE_WARNING));
     } else {
-        /* Drawn for the pane: a small one gets the figures and a compact drawing. */
-        n = diagram_draw(d, in.w, (size_t)in.h, crt_utf8(), lines);
+        /* Drawn for the pane: a small one gets the figures and a compact drawing; the waves
+           of work-groups under it. */
+        char (*wave_lines)[WAVES_LINE_BYTES] = xmalloc(WAVE_ROWS * sizeof *wave_lines);
+        size_t nw = layout_waves(m, d, in.w, in.h >= 16 ? WAVE_ROWS : 4, wave_lines);
+        int room = in.h - (int)nw - (nw > 0);
+        n = diagram_draw(d, in.w, (size_t)(room >= 10 ? room : in.h), crt_utf8(), lines);
+        if (nw > 0 && n + 1 + nw <= 200) {
+            lines[n++][0] = '\0';
+            for (size_t i = 0; i < nw; i++)
+                snprintf(lines[n++], DIAGRAM_LINE_BYTES, "%s", wave_lines[i]);
+        }
+        free(wave_lines);
         top = clamp_scroll(&m->scroll[PANE_LAYOUT], (int)n, in.h);
         for (int row = 0; row < in.h && top + row < (int)n; row++)
             draw_diagram_line(in.y + row, in.x, in.w, lines[top + row], d);
@@ -810,9 +899,15 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
         chart_format_value(all->median, b, sizeof b);
         format_spread(all, spread, sizeof spread);
         n = snprintf(line, sizeof line, "latest %s  median %s %s", a, b, spread);
-        /* The number of runs the median is of, where it fits. */
+        /* The share of the peak, then the number of runs the median is of, where they fit. */
         char runs[48];
-        int more = snprintf(runs, sizeof runs, "  (%zu run%s)", all->runs, all->runs == 1 ? "" : "s");
+        int more;
+        if (v->ceilings.have && v->ceilings.gflops > 0.0) {
+            more = snprintf(runs, sizeof runs, "  %.0f%% of peak", 100.0 * all->median / v->ceilings.gflops);
+            if ((int)str_columns(line, (size_t)n) + more <= in->w)
+                n += snprintf(line + n, sizeof line - (size_t)n, "%s", runs);
+        }
+        more = snprintf(runs, sizeof runs, "  (%zu run%s)", all->runs, all->runs == 1 ? "" : "s");
         if ((int)str_columns(line, (size_t)n) + more <= in->w)
             snprintf(line + n, sizeof line - (size_t)n, "%s", runs);
     } else {
@@ -985,7 +1080,7 @@ int panes_gflops_rows(const struct screen_model *m)
     const struct session_view *v = m->view;
     struct bar bars[SESSION_MAX_LESSONS + 1];
 
-    if (v->tune_lesson == m->lesson || v->sweep_lesson == m->lesson)
+    if (v->tune_lesson == m->lesson || v->sweep_lesson == m->lesson || m->roofline)
         return 0;
     /* Borders, status, latest, a history of 3, the heading, the bars, the legend. */
     return 2 + 1 + 1 + 3 + 1 + (int)collect_bars(m, bars) + 1;
@@ -1192,10 +1287,103 @@ static void draw_tune(const struct rect *in, int row, const struct screen_model 
     }
 }
 
+/* ---- the roofline ---- */
+
+/* The ceilings in a line: "roof 64435 GFLOPS, slope 3321 GB/s, ridge 19.4 flop/B (measured)". */
+static void say_ceilings(const struct ceilings *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "roof %.0f GFLOPS (FP32 peak), slope %.0f GB/s, ridge %.3g flop/B; measured on %.10s",
+             c->gflops, c->gbps, roofline_ridge(c->gflops, c->gbps), c->measured_on);
+}
+
+/* The current lesson against the model, in words under the drawing. */
+static int draw_roofline_verdict(const struct rect *in, int row, const struct screen_model *m)
+{
+    const struct session_view *v = m->view;
+    const struct summary *f = &v->bars[m->lesson];
+    struct roofline_verdict verdict;
+    char line[600], a[32], b[32];
+
+    if (!shows_speed(f))
+        return draw_wrapped(in, row, "The current lesson is not measured at this size yet.", crt_attr(ROLE_DIM));
+    roofline_judge(f->median, f->intensity, v->ceilings.gflops, v->ceilings.gbps, &verdict);
+    chart_format_value(f->median, a, sizeof a);
+    if (verdict.bound <= 0.0) {
+        snprintf(line, sizeof line, "Lesson %d: %s GFLOPS, %.0f%% of the peak; no loads line, so no place on the "
+                 "roofline.", current(m)->number, a, 100.0 * verdict.of_peak);
+        return draw_wrapped(in, row, line, A_NORMAL);
+    }
+    chart_format_value(verdict.bound, b, sizeof b);
+    snprintf(line, sizeof line, "Lesson %d: %.3g flop/B allows %s GFLOPS (%s); it runs at %s, %.0f%% of that and "
+             "%.0f%% of the peak: %s.", current(m)->number, verdict.intensity, b,
+             verdict.memory_bound ? "the slope" : "the roof", a, 100.0 * verdict.of_bound, 100.0 * verdict.of_peak,
+             roofline_verdict_words(&verdict));
+    return draw_wrapped(in, row, line, A_NORMAL);
+}
+
+/* The device's roofline with every lesson measured at this size on it, the current one
+   highlighted, and what the model says of the current one. */
+static void draw_roofline(const struct rect *in, int row, const struct screen_model *m)
+{
+    const struct session_view *v = m->view;
+    const struct ceilings *c = &v->ceilings;
+    struct bar bars[SESSION_MAX_LESSONS + 1];
+    struct roofline_point pts[ROOFLINE_MAX_POINTS];
+    struct roofline_mark marks[ROOFLINE_MAX_POINTS];
+    char (*lines)[ROOFLINE_LINE_BYTES], text[300];
+    size_t n = collect_bars(m, bars), npts = 0, nmarks, drawn;
+    bool above = false;
+    int plot_rows;
+
+    if (!c->have) {
+        draw_wrapped(in, row, v->ceilings_error[0] ? v->ceilings_error : "measuring the device's ceilings...",
+                     crt_attr(v->ceilings_error[0] ? ROLE_WARNING : ROLE_DIM));
+        return;
+    }
+    say_ceilings(c, text, sizeof text);
+    row = draw_wrapped(in, row, text, crt_attr(ROLE_DIM));
+    for (size_t i = 0; i < n && npts < ROOFLINE_MAX_POINTS; i++) {
+        const struct summary *f = bars[i].fig;
+        struct roofline_verdict verdict;
+        if (bars[i].index == RESULTS_REFERENCE || !shows_speed(f) || f->intensity <= 0.0)
+            continue;
+        roofline_judge(f->median, f->intensity, c->gflops, c->gbps, &verdict);
+        above |= verdict.above;
+        pts[npts] = (struct roofline_point){ .intensity = f->intensity, .gflops = f->median,
+                                             .current = bars[i].index == m->lesson };
+        snprintf(pts[npts].label, sizeof pts[npts].label, "%d", m->lessons->items[bars[i].index].number);
+        npts++;
+    }
+    /* The drawing gets what the words under it leave: three lines, four with the note. */
+    plot_rows = in->h - row - 3 - above;
+    lines = xmalloc((size_t)(plot_rows > 0 ? plot_rows : 1) * sizeof *lines);
+    drawn = plot_rows > 0 ? roofline_draw(c->gflops, c->gbps, pts, npts, in->w, (size_t)plot_rows, crt_utf8(), lines,
+                                          marks, &nmarks)
+                          : 0;
+    for (size_t i = 0; i < drawn; i++)
+        puts_at(in->y + row + (int)i, in->x, in->w, lines[i], crt_attr(ROLE_BAR));
+    /* The labels in their colours, the current lesson's as its bar. */
+    for (size_t i = 0; drawn > 0 && i < nmarks; i++) {
+        const char *line = lines[marks[i].row];
+        size_t at = str_prefix(line, (size_t)marks[i].col), len = str_prefix(line + at, (size_t)marks[i].len);
+        put(in->y + row + marks[i].row, in->x + marks[i].col, marks[i].len, line + at, len,
+            marks[i].current ? crt_attr(ROLE_BAR_CURRENT) | A_BOLD : A_NORMAL);
+    }
+    free(lines);
+    row += (int)drawn;
+    if (drawn == 0)
+        row = draw_wrapped(in, row, "(too small for the drawing: z zooms the pane)", crt_attr(ROLE_DIM));
+    row = draw_roofline_verdict(in, row, m);
+    if (above)
+        draw_wrapped(in, row, "Above the slope: the caches served part of the traffic that the model counts from "
+                              "global memory.", crt_attr(ROLE_DIM));
+}
+
 void panes_draw_gflops(const struct rect *r, struct screen_model *m)
 {
     const struct session_view *v = m->view;
-    struct rect in = frame(r, "GFLOPS, measured and verified", m->focus == PANE_GFLOPS);
+    struct rect in = frame(r, m->roofline ? "Roofline: GFLOPS against flops per byte (log-log)"
+                                          : "GFLOPS, measured and verified", m->focus == PANE_GFLOPS);
     int row = 0, chart_rows, want = panes_gflops_rows(m);
 
     if (!v->device_ready) {
@@ -1205,6 +1393,10 @@ void panes_draw_gflops(const struct rect *r, struct screen_model *m)
     }
     draw_status(in.y, in.x, in.w, m);
     row = draw_latest(&in, 1, m);
+    if (m->roofline) {
+        draw_roofline(&in, row, m);
+        return;
+    }
     /* The history chart gets what the bars leave, up to 5 rows. */
     chart_rows = in.h >= 20 ? 5 : in.h >= 14 ? 3 : 2;
     if (want > 0 && r->h - want + 3 < chart_rows)

@@ -73,6 +73,8 @@ struct screen_model {
     bool demo;                  /* presenter mode is stepping through the lessons */
     double demo_left_s;         /* until the next lesson */
     enum bar_scale bar_scale;
+    bool roofline;              /* the GFLOPS pane shows the roofline instead of the bars */
+    bool inside;                /* the source pane shows the look inside the built kernel */
     const struct key_binding *keys;     /* the table of keys, for the key line and the help */
     size_t nkeys;
     const char *message;        /* shown on the key line instead of the keys, or NULL */

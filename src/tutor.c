@@ -411,6 +411,26 @@ static int key_pause(struct tutor *t, int key)
     return KEY_REDRAW;
 }
 
+static int key_inside(struct tutor *t, int key)
+{
+    (void)key;
+    t->model.inside = !t->model.inside;
+    t->model.scroll[PANE_SOURCE] = 0;
+    show_notice(t, t->model.inside ? "look inside: what the compiler made of the kernel (i: the source again)"
+                                   : "the kernel's source");
+    return KEY_REDRAW;
+}
+
+static int key_roofline(struct tutor *t, int key)
+{
+    (void)key;
+    t->model.roofline = !t->model.roofline;
+    show_notice(t, t->model.roofline ? "roofline: every lesson measured at this size against the device's ceilings "
+                                       "(l: the bars again)"
+                                     : "bars: GFLOPS");
+    return KEY_REDRAW;
+}
+
 static int key_scale(struct tutor *t, int key)
 {
     static const char *const names[BARS_SCALES] = { "bars: GFLOPS, linear scale", "bars: GFLOPS, log scale",
@@ -568,6 +588,8 @@ static const struct key_binding bindings[] = {
     { { 'w' }, key_sweep, "w", "sweep sizes (w hides)", "w", "sweep", 6, NULL, KEYS_LESSONS },
     { { 'x' }, key_cancel, "x", "cancel the series", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'v' }, key_scale, "v", "linear, log, speed-up", "v", "scale", 3, NULL, KEYS_LESSONS },
+    { { 'i' }, key_inside, "i", "look inside the kernel", "i", "inside", 6, NULL, KEYS_LESSONS },
+    { { 'l' }, key_roofline, "l", "roofline: why it is slow", "l", "roofline", 5, NULL, KEYS_LESSONS },
     { { 'f' }, key_force, "f", "run a refused launch", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'X' }, key_exercises, "X", "exercises: the list", "X", "exercises", 9, "Exercises", KEYS_BOTH },
     { { 'e' }, key_edit, "e", "edit your file", "e", "edit", 0, NULL, KEYS_EXERCISE },
