@@ -1080,7 +1080,9 @@ int panes_gflops_rows(const struct screen_model *m)
     const struct session_view *v = m->view;
     struct bar bars[SESSION_MAX_LESSONS + 1];
 
-    if (v->tune_lesson == m->lesson || v->sweep_lesson == m->lesson || m->roofline)
+    if (m->roofline)
+        return 2 + 1 + 1 + 2 + 12 + 3;     /* borders, status, latest, ceilings, drawing, verdict */
+    if (v->tune_lesson == m->lesson || v->sweep_lesson == m->lesson)
         return 0;
     /* Borders, status, latest, a history of 3, the heading, the bars, the legend. */
     return 2 + 1 + 1 + 3 + 1 + (int)collect_bars(m, bars) + 1;
@@ -1289,11 +1291,11 @@ static void draw_tune(const struct rect *in, int row, const struct screen_model 
 
 /* ---- the roofline ---- */
 
-/* The ceilings in a line: "roof 64435 GFLOPS, slope 3321 GB/s, ridge 19.4 flop/B (measured)". */
+/* The ceilings in a line: "measured: roof 64435 GFLOPS, slope 3321 GB/s, ridge 19.4 flop/B". */
 static void say_ceilings(const struct ceilings *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "roof %.0f GFLOPS (FP32 peak), slope %.0f GB/s, ridge %.3g flop/B; measured on %.10s",
-             c->gflops, c->gbps, roofline_ridge(c->gflops, c->gbps), c->measured_on);
+    snprintf(buf, len, "measured: roof %.0f GFLOPS, slope %.0f GB/s, ridge %.3g flop/B", c->gflops, c->gbps,
+             roofline_ridge(c->gflops, c->gbps));
 }
 
 /* The current lesson against the model, in words under the drawing. */
