@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "measure.h"
 #include "str.h"
@@ -539,8 +540,26 @@ int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_se
     }
     str_copy(in->entry, sizeof in->entry, l->entry);
     in->verbose = cl->device->nv_compiler_options;
-    if (measure_build_extra(cl, l, ps, NULL, in->verbose ? "-cl-nv-verbose" : NULL, &program, &kernel, e) < 0)
+    if (in->verbose) {
+        /* NVIDIA's driver keeps compiled kernels in a cache, and one served from it comes
+           with no ptxas lines: a comment that differs each time makes the compiler run. */
+        char *text = lesson_kernel_source(l, e), *source;
+        struct timespec now;
+        int rc;
+        if (!text)
+            return -1;
+        clock_gettime(CLOCK_REALTIME, &now);
+        source = xmalloc(strlen(text) + 80);
+        sprintf(source, "%s\n/* clmm-tutor: look inside at %lld.%09ld */\n", text, (long long)now.tv_sec,
+                now.tv_nsec);
+        rc = measure_build_extra(cl, l, ps, source, "-cl-nv-verbose", &program, &kernel, e);
+        free(source);
+        free(text);
+        if (rc < 0)
+            return -1;
+    } else if (measure_build_extra(cl, l, ps, NULL, NULL, &program, &kernel, e) < 0) {
         return -1;
+    }
     kernel_figures(in, kernel, cl->device->id);
     compiler_figures(in, cl, program);
     binary_figures(in, cl->device, program);
