@@ -219,8 +219,8 @@ static void table_ceilings(FILE *out, const struct ceilings *c)
 {
     if (!c->have)
         return;
-    fprintf(out, "Ceilings: FP32 peak %.0f GFLOPS, bandwidth %.0f GB/s (measured by clmm-tutor %s, %s)\n",
-            c->gflops, c->gbps, c->from_cache ? "on" : "now,", c->measured_on);
+    fprintf(out, "Ceilings: FP32 peak %.0f GFLOPS, bandwidth %.0f GB/s (measured by clmm-tutor%s %s)\n",
+            c->gflops, c->gbps, c->from_cache ? " on" : " now,", c->measured_on);
     if (c->theory_gflops > 0)
         fprintf(out, "          theoretical peak %.0f GFLOPS: %s\n", c->theory_gflops, c->theory);
 }
