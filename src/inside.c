@@ -541,8 +541,9 @@ int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_se
     str_copy(in->entry, sizeof in->entry, l->entry);
     in->verbose = cl->device->nv_compiler_options;
     if (in->verbose) {
-        /* NVIDIA's driver keeps compiled kernels in a cache, and one served from it comes
-           with no ptxas lines: a comment that differs each time makes the compiler run. */
+        /* NVIDIA's driver keeps compiled kernels in a cache keyed by their PTX, and one
+           served from it comes with no ptxas lines: an empty kernel whose name differs each
+           time changes the PTX, so that ptxas runs (its lines name each kernel). */
         char *text = lesson_kernel_source(l, e), *source;
         struct timespec now;
         int rc;
@@ -550,7 +551,7 @@ int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_se
             return -1;
         clock_gettime(CLOCK_REALTIME, &now);
         source = xmalloc(strlen(text) + 80);
-        sprintf(source, "%s\n/* clmm-tutor: look inside at %lld.%09ld */\n", text, (long long)now.tv_sec,
+        sprintf(source, "%s\n__kernel void clmm_tutor_inside_%lld_%09ld(void) { }\n", text, (long long)now.tv_sec,
                 now.tv_nsec);
         rc = measure_build_extra(cl, l, ps, source, "-cl-nv-verbose", &program, &kernel, e);
         free(source);
