@@ -579,6 +579,8 @@ void inside_free(struct inside *in)
 
 /* ---- the report as lines ---- */
 
+#define INSIDE_WIDE 40          /* narrower: figures under their names, a narrower table */
+
 struct lines {
     char (*lines)[INSIDE_LINE_BYTES];
     size_t count, max;
@@ -625,6 +627,11 @@ static void add_figure(struct lines *out, const char *name, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    if (out->width < INSIDE_WIDE) {     /* a narrow pane: the name, then the text under it */
+        add_line(out, "  %s", name);
+        add_wrapped(out, "    ", text);
+        return;
+    }
     snprintf(label, sizeof label, "  %-19s", name);
     add_wrapped(out, label, text);
 }
@@ -652,7 +659,10 @@ static void count_row(struct lines *out, const struct inside *in, const char *na
 
     if (in->k_per_iteration > 0)
         per_k(k, sizeof k, count, in->k_per_iteration);
-    add_line(out, "  %-16s %13lld %7s", name, count, k);
+    if (out->width < INSIDE_WIDE)
+        add_line(out, "  %-16s %6lld %5s", name, count, k);
+    else
+        add_line(out, "  %-16s %13lld %7s", name, count, k);
 }
 
 /* The loop's loads per k from the memory most read: local memory, else global memory. */
@@ -689,7 +699,10 @@ static void describe_loop(struct lines *out, const struct inside *in)
     str_copy(text + strlen(text), sizeof text - strlen(text), " Each instruction is counted once, as written: "
              "both sides of a branch inside the loop count.");
     add_wrapped(out, "  ", text);
-    add_line(out, "  %-16s %13s %7s", "", "per iteration", in->k_per_iteration > 0 ? "per k" : "");
+    if (out->width < INSIDE_WIDE)
+        add_line(out, "  %-16s %6s %5s", "", "per it", in->k_per_iteration > 0 ? "per k" : "");
+    else
+        add_line(out, "  %-16s %13s %7s", "", "per iteration", in->k_per_iteration > 0 ? "per k" : "");
     count_row(out, in, "fma/mad.f32", c->fma);
     for (int load = 1; load >= 0; load--)
         for (int sp = 0; sp < PTX_SPACES; sp++)
@@ -714,7 +727,7 @@ static void describe_loop(struct lines *out, const struct inside *in)
 
 size_t inside_describe(const struct inside *in, int width, char (*lines)[INSIDE_LINE_BYTES], size_t max_lines)
 {
-    struct lines out = { lines, 0, max_lines, width < 40 ? 40 : width };
+    struct lines out = { lines, 0, max_lines, width < INSIDE_MIN_WIDTH ? INSIDE_MIN_WIDTH : width };
     const struct nv_report *nv = &in->nv;
     char text[INSIDE_LINE_BYTES * 2];
 

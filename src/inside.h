@@ -113,8 +113,9 @@ int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_se
                    long long outputs_per_item, struct inside *in, struct error *e);
 void inside_free(struct inside *in);
 
-/* The report as lines of at most width columns (at least 40), at most max_lines of them;
-   returns their count. */
+/* The report as lines of at most width columns (INSIDE_MIN_WIDTH at least; below 40 the
+   figures go under their names), at most max_lines of them; returns their count. */
+#define INSIDE_MIN_WIDTH 32
 size_t inside_describe(const struct inside *in, int width, char (*lines)[INSIDE_LINE_BYTES], size_t max_lines);
 
 /* The name of a counted memory instruction: "ld.shared.v4" for (true, PTX_SHARED, PTX_V4). */

@@ -574,7 +574,7 @@ static void draw_inside(const struct rect *r, struct screen_model *m)
         return;
     }
     lines = xmalloc(200 * sizeof *lines);
-    n = inside_describe(in, box.w < 40 ? 40 : box.w, lines, 200);
+    n = inside_describe(in, box.w, lines, 200);
     top = clamp_scroll(&m->scroll[PANE_SOURCE], (int)n, box.h);
     for (int row = 0; row < box.h && top + row < (int)n; row++)
         puts_at(box.y + row, box.x, box.w, lines[top + row], A_NORMAL);

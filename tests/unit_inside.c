@@ -304,14 +304,16 @@ static bool has_text(char (*lines)[INSIDE_LINE_BYTES], size_t n, const char *tex
 
 START_TEST(test_describe)
 {
-    static char lines[80][INSIDE_LINE_BYTES];
+    static char lines[200][INSIDE_LINE_BYTES];
     struct inside in;
     size_t n;
 
     lesson13_inside(&in, 64);
-    for (int width = 40; width <= 120; width += 40) {
-        n = inside_describe(&in, width, lines, 80);
+    /* From the narrowest (a 36-column pane at 80x24: figures under their names) up. */
+    for (int width = INSIDE_MIN_WIDTH; width <= 120; width += width < 40 ? 4 : 40) {
+        n = inside_describe(&in, width, lines, 200);
         ck_assert_uint_gt(n, 10);
+        ck_assert_uint_lt(n, 200);
         for (size_t i = 0; i < n; i++)
             ck_assert_msg(str_columns(lines[i], strlen(lines[i])) <= (size_t)width, "%d: %s", width, lines[i]);
         ck_assert(has_text(lines, n, "registers 127 per work-item"));
