@@ -697,7 +697,8 @@ static void draw_diagram_line(int y, int x, int w, const char *line, const struc
     }
 }
 
-#define WAVE_ROWS 7
+#define WAVE_ROWS 40      /* more than waves_draw writes */
+#define WAVE_FIRST 5      /* its lines a tall pane shows without scrolling */
 
 /* The waves of work-groups of the current lesson on the open device, with what the look
    inside found of its kernel (registers, local memory) when it is there. */
@@ -743,12 +744,13 @@ void panes_draw_layout(const struct rect *r, struct screen_model *m)
     if (figures_compute(l, &m->view->params, m->view->size, m->view->device_ready ? &lim : NULL, d, &e) < 0) {
         draw_wrapped(&in, 0, e.msg, crt_attr(l->engine == ENGINE_HOST ? ROLE_NORMAL : ROLE_WARNING));
     } else {
-        /* Drawn for the pane: a small one gets the figures and a compact drawing; the waves
-           of work-groups under it. */
+        /* Drawn for the pane: a small one gets the figures and a compact drawing. The waves
+           of work-groups come under it, all of them (the pane scrolls); a tall pane shows
+           their first lines, the most telling, without scrolling. */
         char (*wave_lines)[WAVES_LINE_BYTES] = xmalloc(WAVE_ROWS * sizeof *wave_lines);
-        size_t nw = layout_waves(m, d, in.w, in.h >= 16 ? WAVE_ROWS : 4, wave_lines);
-        int room = in.h - (int)nw - (nw > 0);
-        n = diagram_draw(d, in.w, (size_t)(room >= 10 ? room : in.h), crt_utf8(), lines);
+        size_t nw = layout_waves(m, d, in.w, WAVE_ROWS, wave_lines);
+        int room = in.h - WAVE_FIRST - 1;
+        n = diagram_draw(d, in.w, (size_t)(nw > 0 && room >= 10 ? room : in.h), crt_utf8(), lines);
         if (nw > 0 && n + 1 + nw <= 200) {
             lines[n++][0] = '\0';
             for (size_t i = 0; i < nw; i++)

@@ -370,14 +370,15 @@ static void addf(struct page *p, const char *fmt, ...)
 static void draw_summary(struct page *p, const struct waves *w)
 {
     char full[PHRASE_BYTES], brief[PHRASE_BYTES];
+    const char *ss = w->groups == 1 ? "" : "s";
 
     if (w->resident == 0) {
-        snprintf(full, sizeof full, "%llu work-groups: none fits a compute unit", w->groups);
-        snprintf(brief, sizeof brief, "%llu groups: none fits a unit", w->groups);
+        snprintf(full, sizeof full, "%llu work-group%s: none fits a compute unit", w->groups, ss);
+        snprintf(brief, sizeof brief, "%llu group%s: none fits a unit", w->groups, ss);
     } else {
-        snprintf(full, sizeof full, "%llu work-groups, %s%llu per compute unit", w->groups,
+        snprintf(full, sizeof full, "%llu work-group%s, %s%llu per compute unit", w->groups, ss,
                  w->upper_bound ? "at most " : "", w->resident);
-        snprintf(brief, sizeof brief, "%llu groups, %s%llu per unit", w->groups, w->upper_bound ? "<= " : "",
+        snprintf(brief, sizeof brief, "%llu group%s, %s%llu per unit", w->groups, ss, w->upper_bound ? "<= " : "",
                  w->resident);
     }
     add(p, (const char *[]){ full, brief, NULL });
