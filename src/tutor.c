@@ -416,6 +416,8 @@ static int key_inside(struct tutor *t, int key)
     (void)key;
     t->model.inside = !t->model.inside;
     t->model.scroll[PANE_SOURCE] = 0;
+    if (t->model.inside)
+        t->model.focus = PANE_SOURCE;       /* on a narrow screen, it takes the text's place */
     show_notice(t, t->model.inside ? "look inside: what the compiler made of the kernel (i: the source again)"
                                    : "the kernel's source");
     return KEY_REDRAW;
@@ -591,7 +593,7 @@ static const struct key_binding bindings[] = {
     { { 'x' }, key_cancel, "x", "cancel the series", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'v' }, key_scale, "v", "linear, log, speed-up", "v", "scale", 3, NULL, KEYS_LESSONS },
     { { 'i' }, key_inside, "i", "look inside the kernel", "i", "inside", 6, NULL, KEYS_LESSONS },
-    { { 'l' }, key_roofline, "l", "roofline: why it is slow", "l", "roofline", 5, NULL, KEYS_LESSONS },
+    { { 'l' }, key_roofline, "l", "roofline of the device", "l", "roofline", 5, NULL, KEYS_LESSONS },
     { { 'f' }, key_force, "f", "run a refused launch", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'X' }, key_exercises, "X", "exercises: the list", "X", "exercises", 9, "Exercises", KEYS_BOTH },
     { { 'e' }, key_edit, "e", "edit your file", "e", "edit", 0, NULL, KEYS_EXERCISE },
