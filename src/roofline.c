@@ -186,12 +186,13 @@ static void draw_axes(struct canvas *c, const struct frame *f, double ridge, boo
         canvas_put(c, bottom, col_of(f, ridge), utf8 ? "\xe2\x96\xb2" : "^");
 }
 
-/* Labels whose places meet share one mark, "9,10,11": moving one aside would put it at
-   another intensity. */
+/* A label for each point with a place, at that place (labels whose places meet share one
+   mark, "9,10,11", see merge_labels: moving one aside would put it at another intensity). */
 struct label {
     char text[64];
     int row, col, len;
     bool current;
+    size_t first;               /* the index of its first point: texts keep the points' order */
 };
 
 static size_t place_labels(const struct frame *f, const struct roofline_point *pts, size_t n, struct label *out)
@@ -200,28 +201,58 @@ static size_t place_labels(const struct frame *f, const struct roofline_point *p
 
     for (size_t i = 0; i < n && count < ROOFLINE_MAX_POINTS; i++) {
         const struct roofline_point *p = &pts[i];
-        int len = (int)strlen(p->label), row, col;
-        size_t j;
+        int len = (int)strlen(p->label);
         if (p->intensity <= 0.0 || !(p->gflops > 0.0) || len == 0)
             continue;
-        row = row_of(f, fmax(p->gflops, pow(10.0, f->ly0)));
-        col = col_of(f, p->intensity) - (len - 1) / 2;
-        for (j = 0; j < count; j++)
-            if (out[j].row == row && col <= out[j].col + out[j].len && out[j].col <= col + len)
-                break;
-        if (j < count) {
-            size_t used = strlen(out[j].text);
-            if (used + 1 + (size_t)len < sizeof out[j].text) {
-                snprintf(out[j].text + used, sizeof out[j].text - used, ",%s", p->label);
-                out[j].len += 1 + len;
-            }
-            out[j].current |= p->current;
-            continue;
-        }
-        snprintf(out[count].text, sizeof out[count].text, "%s", p->label);
-        out[count] = (struct label){ .row = row, .col = col, .len = len, .current = p->current };
+        out[count] = (struct label){ .row = row_of(f, fmax(p->gflops, pow(10.0, f->ly0))),
+                                     .col = col_of(f, p->intensity) - (len - 1) / 2, .len = len,
+                                     .current = p->current, .first = i };
         snprintf(out[count].text, sizeof out[count].text, "%s", p->label);
         count++;
+    }
+    return count;
+}
+
+/* Keeps a label inside the plot: moved left from the right edge, cut to its width. */
+static void clamp_label(const struct frame *f, struct label *l)
+{
+    if (l->len > f->w) {
+        l->len = f->w;
+        l->text[l->len] = '\0';
+    }
+    if (l->col + l->len > f->left + f->w)
+        l->col = f->left + f->w - l->len;
+    if (l->col < f->left)
+        l->col = f->left;
+}
+
+/* Labels that a move inside the plot brought together (with no blank between them) become
+   one, the left one's text first. Returns the count left. */
+static size_t merge_labels(const struct frame *f, struct label *labels, size_t count)
+{
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (size_t i = 0; i < count && !merged; i++)
+            for (size_t j = 0; j < count && !merged; j++) {
+                struct label *a = &labels[i], *b = &labels[j];
+                size_t used = strlen(a->text);
+                if (i == j || a->row != b->row || a->col > b->col || b->col > a->col + a->len ||
+                    used + 1 + strlen(b->text) >= sizeof a->text)
+                    continue;
+                if (b->first < a->first) {
+                    char text[2 * sizeof a->text];    /* fits: checked above */
+                    snprintf(text, sizeof text, "%s,%s", b->text, a->text);
+                    str_copy(a->text, sizeof a->text, text);
+                    a->first = b->first;
+                } else {
+                    snprintf(a->text + used, sizeof a->text - used, ",%s", b->text);
+                }
+                a->len = (int)strlen(a->text);
+                a->current |= b->current;
+                clamp_label(f, a);
+                labels[j] = labels[--count];
+                merged = true;
+            }
     }
     return count;
 }
@@ -233,15 +264,11 @@ static size_t draw_points(struct canvas *c, const struct frame *f, const struct 
     struct label *labels = xcalloc(ROOFLINE_MAX_POINTS, sizeof *labels);
     size_t count = place_labels(f, pts, n, labels);
 
+    for (size_t i = 0; i < count; i++)
+        clamp_label(f, &labels[i]);
+    count = merge_labels(f, labels, count);
     for (size_t i = 0; i < count; i++) {
-        struct label *l = &labels[i];
-        if (l->len > f->w)
-            l->len = f->w;
-        if (l->col + l->len > f->left + f->w)
-            l->col = f->left + f->w - l->len;
-        if (l->col < f->left)
-            l->col = f->left;
-        l->text[l->len] = '\0';
+        const struct label *l = &labels[i];
         canvas_text(c, l->row, l->col, l->text);
         marks[i] = (struct roofline_mark){ l->row, l->col, l->len, l->current };
     }

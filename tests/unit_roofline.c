@@ -121,6 +121,12 @@ static size_t draw(const struct roofline_point *p, size_t n, int width, size_t h
     size_t rows = roofline_draw(PEAK, GBPS, p, n, width, height, utf8, lines, marks, nmarks);
 
     ck_assert_uint_le(rows, height);
+    /* Labels never touch: "4" beside "9,10" would read as "49,10". */
+    for (size_t i = 0; i < *nmarks; i++)
+        for (size_t j = 0; j < *nmarks; j++)
+            ck_assert_msg(i == j || marks[i].row != marks[j].row || marks[i].col + marks[i].len < marks[j].col ||
+                              marks[j].col + marks[j].len < marks[i].col,
+                          "%dx%zu: marks %zu and %zu touch", width, height, i, j);
     for (size_t i = 0; i < rows; i++) {
         ck_assert_msg(str_columns(lines[i], strlen(lines[i])) <= (size_t)width, "%dx%zu line %zu: %s", width,
                       height, i, lines[i]);
@@ -145,6 +151,9 @@ START_TEST(test_roofline_draw)
         { "13", 8192.0 / 260.0, 40700.0, false },
         { "12", 8192.0 / 260.0, 38000.0, false },   /* meets 13's place: one mark */
         { "ref", 0.0, 30000.0, false },             /* no intensity: not drawn */
+        { "4", 15.8, 6300.0, false },               /* near the right edge, as 9 and 10 */
+        { "9", 31.5, 6400.0, false },
+        { "10", 31.5, 6450.0, false },
     };
     struct roofline_mark marks[ROOFLINE_MAX_POINTS];
     size_t nmarks, rows;
@@ -153,7 +162,7 @@ START_TEST(test_roofline_draw)
     for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
         for (size_t h = 6; h <= 40; h += 7)
             for (int utf8 = 0; utf8 < 2; utf8++) {
-                rows = draw(pts, 5, widths[w], h, utf8, marks, &nmarks);
+                rows = draw(pts, 8, widths[w], h, utf8, marks, &nmarks);
                 ck_assert_uint_eq(rows, h);
                 ck_assert_uint_ge(nmarks, 2);
             }
