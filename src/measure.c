@@ -1030,16 +1030,20 @@ static int device_fetch(struct runner *self, struct error *e)
     return workspace_fetch(self->w, &lr->c, e);
 }
 
-/* The lesson's intensity at size (roofline.h); 0 when its figures say none. */
+/* The lesson's intensity at size (roofline.h): 0 without a loads line, -1 when its layout
+   lines give no figure at this size (run_result.intensity). */
 static double lesson_intensity(const struct lesson *l, const struct param_set *ps, struct gemm_size size)
 {
     struct figures f;
     struct error e;
+    int rc;
 
-    error_init(&e);
-    if (l->engine != ENGINE_OPENCL || figures_compute(l, ps, size, NULL, &f, &e) < 0)
+    if (l->engine != ENGINE_OPENCL || !l->layout.loads)
         return 0.0;
-    return roofline_intensity(&f);
+    error_init(&e);
+    rc = figures_compute(l, ps, size, NULL, &f, &e);
+    error_clear(&e);
+    return rc < 0 ? -1.0 : roofline_intensity(&f);
 }
 
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
@@ -1080,6 +1084,7 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
     }
     measure_run(&lr.base, cfg, r);
     r->intensity = lesson_intensity(l, ps, w->size);
+    r->on_host = l->engine == ENGINE_HOST;
     /* What was launched at the size asked for; a refusal on a probe's estimate did not launch
        it whole. */
     if (!r->refused_by_estimate && memcmp(&lr.size, &w->size, sizeof w->size) == 0)

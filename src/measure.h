@@ -91,7 +91,10 @@ struct run_result {
     double limit_s;             /* the launch_limit_s it was judged by */
     bool cancelled;             /* stopped by cfg->cancel: status RUN_ERROR, nothing measured */
     double intensity;           /* flops per byte of global traffic under the no-cache model
-                                   (roofline.h), from the lesson's loads line; 0: not known */
+                                   (roofline.h), from the lesson's loads line; 0: the lesson
+                                   has no loads line (or runs on the host); -1: its layout
+                                   lines give no figure at this size */
+    bool on_host;               /* the host reference: not on the device's ceilings */
 };
 
 void run_result_init(struct run_result *r);

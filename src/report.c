@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "errmap.h"
 #include "roofline.h"
 #include "waves.h"
@@ -217,12 +218,17 @@ static void json_number(FILE *out, const char *key, double v)
 /* The ceilings in the table's header. */
 static void table_ceilings(FILE *out, const struct ceilings *c)
 {
+    char peak[32], gbps[32], theory[32];
+
     if (!c->have)
         return;
-    fprintf(out, "Ceilings: FP32 peak %.0f GFLOPS, bandwidth %.0f GB/s (measured by clmm-tutor%s %s)\n",
-            c->gflops, c->gbps, c->from_cache ? " on" : " now,", c->measured_on);
+    chart_format_value(c->gflops, peak, sizeof peak);
+    chart_format_value(c->gbps, gbps, sizeof gbps);
+    fprintf(out, "Ceilings: FP32 peak %s GFLOPS, bandwidth %s GB/s (measured by clmm-tutor%s %s)\n", peak, gbps,
+            c->from_cache ? " on" : " now,", c->measured_on);
+    chart_format_value(c->theory_gflops, theory, sizeof theory);
     if (c->theory_gflops > 0)
-        fprintf(out, "          theoretical peak %.0f GFLOPS: %s\n", c->theory_gflops, c->theory);
+        fprintf(out, "          theoretical peak %s GFLOPS: %s\n", theory, c->theory);
 }
 
 static void json_ceilings(FILE *out, const struct ceilings *c)
@@ -429,7 +435,7 @@ static bool judge(const struct report *rep, const struct run_result *r, struct r
 
     roofline_judge(r->status == RUN_OK ? r->gflops.median : 0.0, r->intensity, c->have ? c->gflops : 0.0,
                    c->have ? c->gbps : 0.0, v);
-    return r->status == RUN_OK && c->have;
+    return r->status == RUN_OK && c->have && !r->on_host;
 }
 
 static void csv_roofline(const struct report *rep, const struct run_result *r)
@@ -576,7 +582,7 @@ void report_row(struct report *rep, const struct run_result *r)
     }
     rep->rows++;
     if (r->status == RUN_OK && rep->npoints < REPORT_MAX_POINTS)
-        rep->points[rep->npoints++] = (struct report_point){ r->lesson, r->gflops.median, r->intensity };
+        rep->points[rep->npoints++] = (struct report_point){ r->lesson, r->gflops.median, r->intensity, r->on_host };
     if (r->status == RUN_OK && r->lesson < 0)
         rep->reference_gflops = r->gflops.median;
     else if (r->status == RUN_OK && r->gflops.median > rep->best.gflops.median) {
@@ -606,12 +612,19 @@ static void table_roofline(const struct report *rep)
             snprintf(label, sizeof label, "ref");
         else
             snprintf(label, sizeof label, "%d", p->lesson);
+        if (p->on_host) {
+            fprintf(rep->out, "%3s  %7s  runs on the host CPU: not against this device's ceilings\n", label, "-");
+            continue;
+        }
         fprintf(rep->out, "%3s  %6.1f%%", label, 100.0 * v.of_peak);
         if (v.bound > 0)
             fprintf(rep->out, "  %9.3g  %12.1f  %7.0f%%  %s\n", v.intensity, v.bound, 100.0 * v.of_bound,
                     v.above ? "above the slope: caches" : v.memory_bound ? "memory-bound" : "compute-bound");
         else
-            fprintf(rep->out, "  %9s\n", p->lesson < 0 ? "-" : "no loads line");
+            fprintf(rep->out, "  %9s  %s\n", "-",
+                    p->lesson < 0         ? ""
+                    : p->intensity < 0.0 ? "its layout lines give no figure at this size"
+                                         : "no loads line in the lesson file");
         above |= v.above;
     }
     if (above)

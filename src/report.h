@@ -26,7 +26,8 @@ void report_show(FILE *out, const struct lesson *l, int width);
 /* A lesson's standing against the ceilings, kept for the table's block after its size. */
 struct report_point {
     int lesson;                 /* -1: the reference library */
-    double gflops, intensity;
+    double gflops, intensity;   /* intensity as in run_result */
+    bool on_host;
 };
 
 #define REPORT_MAX_POINTS 64

@@ -489,10 +489,14 @@ if "$tutor" --devices >/dev/null 2>&1; then
     # TS = 16 reads (16 + 16) 64 floats per group: 2K / (8K/16 + 4) = 128/36 = 3.56 flop/B.
     expect "--bench: the rows against the ceilings" 0 'Against the ceilings \(no-cache model' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference
-    grep -Eq '^Ceilings: FP32 peak [0-9]+ GFLOPS, bandwidth [0-9]+ GB/s' "$tmp/out" &&
+    grep -Eq '^Ceilings: FP32 peak [0-9.]+ GFLOPS, bandwidth [0-9.]+ GB/s' "$tmp/out" &&
         grep -Eq '^  5 +[0-9.]+%  +3\.56 +[0-9.]+ +[0-9]+%  (memory-bound|compute-bound|above the slope: caches)$' \
             "$tmp/out" && ok "--bench table: ceilings, and lesson 5's intensity, bound and share" ||
         not_ok "--bench table against the ceilings"
+    # The host reference is not judged against the device's ceilings.
+    expect "--bench: the host lesson is not against the device's ceilings" 0 \
+        '^  0 +- +runs on the host CPU: not against this device' \
+        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 0 --size 64 --reps 3 --no-reference
     expect "--bench csv: the roofline's columns" 0 'pct_peak,intensity,bound_gflops,pct_bound,bound_by' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --format csv
     tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+$' &&
