@@ -1296,37 +1296,60 @@ static void draw_tune(const struct rect *in, int row, const struct screen_model 
 /* The ceilings in a line: "measured: roof 64435 GFLOPS, slope 3321 GB/s, ridge 19.4 flop/B". */
 static void say_ceilings(const struct ceilings *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "measured: roof %.0f GFLOPS, slope %.0f GB/s, ridge %.3g flop/B", c->gflops, c->gbps,
+    char peak[32], gbps[32];
+
+    chart_format_value(c->gflops, peak, sizeof peak);
+    chart_format_value(c->gbps, gbps, sizeof gbps);
+    snprintf(buf, len, "measured: roof %s GFLOPS, slope %s GB/s, ridge %.3g flop/B", peak, gbps,
              roofline_ridge(c->gflops, c->gbps));
 }
 
 /* The current lesson against the model, in words under the drawing. */
-static int draw_roofline_verdict(const struct rect *in, int row, const struct screen_model *m)
+static void say_verdict(const struct screen_model *m, char *line, size_t len)
 {
     const struct session_view *v = m->view;
     const struct summary *f = &v->bars[m->lesson];
+    const struct lesson *l = current(m);
     struct roofline_verdict verdict;
-    char line[600], a[32], b[32];
+    char a[32], b[32];
 
-    if (!shows_speed(f))
-        return draw_wrapped(in, row, "The current lesson is not measured at this size yet.", crt_attr(ROLE_DIM));
+    if (l->engine == ENGINE_HOST) {
+        snprintf(line, len, "Lesson %d runs on the host CPU: it has no place on this device's roofline.", l->number);
+        return;
+    }
+    if (!shows_speed(f)) {
+        snprintf(line, len, "Lesson %d is not measured at this size yet.", l->number);
+        return;
+    }
     roofline_judge(f->median, f->intensity, v->ceilings.gflops, v->ceilings.gbps, &verdict);
     chart_format_value(f->median, a, sizeof a);
     if (verdict.bound <= 0.0) {
-        snprintf(line, sizeof line, "Lesson %d: %s GFLOPS, %.0f%% of the peak; no loads line, so no place on the "
-                 "roofline.", current(m)->number, a, 100.0 * verdict.of_peak);
-        return draw_wrapped(in, row, line, A_NORMAL);
+        snprintf(line, len, "Lesson %d: %s GFLOPS, %.0f%% of the peak; %s, so it has no place on the roofline.",
+                 l->number, a, 100.0 * verdict.of_peak,
+                 f->intensity < 0.0 ? "its layout lines give no figure at this size (see the layout pane)"
+                                    : "its lesson file has no loads line");
+        return;
     }
     chart_format_value(verdict.bound, b, sizeof b);
-    snprintf(line, sizeof line, "Lesson %d: %.3g flop/B allows %s GFLOPS (%s); it runs at %s, %.0f%% of that and "
-             "%.0f%% of the peak: %s.", current(m)->number, verdict.intensity, b,
-             verdict.memory_bound ? "the slope" : "the roof", a, 100.0 * verdict.of_bound, 100.0 * verdict.of_peak,
-             roofline_verdict_words(&verdict));
-    return draw_wrapped(in, row, line, A_NORMAL);
+    snprintf(line, len, "Lesson %d: %.3g flop/B allows %s GFLOPS (%s); it runs at %s, %.0f%% of that and %.0f%% of "
+             "the peak: %s.", l->number, verdict.intensity, b, verdict.memory_bound ? "the slope" : "the roof", a,
+             100.0 * verdict.of_bound, 100.0 * verdict.of_peak, roofline_verdict_words(&verdict));
+}
+
+/* Rows text takes wrapped to width. */
+static int wrapped_rows(const char *text, int width)
+{
+    struct text_lines lines;
+    int rows;
+
+    text_layout(text, width, &lines);
+    rows = (int)lines.count;
+    text_lines_free(&lines);
+    return rows;
 }
 
 /* The device's roofline with every lesson measured at this size on it, the current one
-   highlighted, and what the model says of the current one. */
+   highlighted, what the model says of the current one, and where the model is wrong. */
 static void draw_roofline(const struct rect *in, int row, const struct screen_model *m)
 {
     const struct session_view *v = m->view;
@@ -1334,8 +1357,9 @@ static void draw_roofline(const struct rect *in, int row, const struct screen_mo
     struct bar bars[SESSION_MAX_LESSONS + 1];
     struct roofline_point pts[ROOFLINE_MAX_POINTS];
     struct roofline_mark marks[ROOFLINE_MAX_POINTS];
-    char (*lines)[ROOFLINE_LINE_BYTES], text[300];
-    size_t n = collect_bars(m, bars), npts = 0, nmarks, drawn;
+    char (*lines)[ROOFLINE_LINE_BYTES], text[300], verdict[700];
+    const char *note;
+    size_t n = collect_bars(m, bars), npts = 0, nmarks = 0, drawn = 0;
     bool above = false;
     int plot_rows;
 
@@ -1348,22 +1372,26 @@ static void draw_roofline(const struct rect *in, int row, const struct screen_mo
     row = draw_wrapped(in, row, text, crt_attr(ROLE_DIM));
     for (size_t i = 0; i < n && npts < ROOFLINE_MAX_POINTS; i++) {
         const struct summary *f = bars[i].fig;
-        struct roofline_verdict verdict;
+        struct roofline_verdict judged;
         if (bars[i].index == RESULTS_REFERENCE || !shows_speed(f) || f->intensity <= 0.0)
             continue;
-        roofline_judge(f->median, f->intensity, c->gflops, c->gbps, &verdict);
-        above |= verdict.above;
+        roofline_judge(f->median, f->intensity, c->gflops, c->gbps, &judged);
+        above |= judged.above;
         pts[npts] = (struct roofline_point){ .intensity = f->intensity, .gflops = f->median,
                                              .current = bars[i].index == m->lesson };
         snprintf(pts[npts].label, sizeof pts[npts].label, "%d", m->lessons->items[bars[i].index].number);
         npts++;
     }
-    /* The drawing gets what the words under it leave: three lines, four with the note. */
-    plot_rows = in->h - row - 3 - above;
+    /* The words under the drawing always show whole: the drawing gets what they leave. */
+    say_verdict(m, verdict, sizeof verdict);
+    note = above ? "Above the slope: the caches served part of the traffic that the model counts from global "
+                   "memory."
+                 : "The model: every load from global memory, C written once; caches can beat it.";
+    plot_rows = in->h - row - wrapped_rows(verdict, in->w) - wrapped_rows(note, in->w);
     lines = xmalloc((size_t)(plot_rows > 0 ? plot_rows : 1) * sizeof *lines);
-    drawn = plot_rows > 0 ? roofline_draw(c->gflops, c->gbps, pts, npts, in->w, (size_t)plot_rows, crt_utf8(), lines,
-                                          marks, &nmarks)
-                          : 0;
+    if (plot_rows > 0)
+        drawn = roofline_draw(c->gflops, c->gbps, pts, npts, in->w, (size_t)plot_rows, crt_utf8(), lines, marks,
+                              &nmarks);
     for (size_t i = 0; i < drawn; i++)
         puts_at(in->y + row + (int)i, in->x, in->w, lines[i], crt_attr(ROLE_BAR));
     /* The labels in their colours, the current lesson's as its bar. */
@@ -1375,12 +1403,10 @@ static void draw_roofline(const struct rect *in, int row, const struct screen_mo
     }
     free(lines);
     row += (int)drawn;
-    if (drawn == 0)
+    if (drawn == 0 && plot_rows > 0)
         row = draw_wrapped(in, row, "(too small for the drawing: z zooms the pane)", crt_attr(ROLE_DIM));
-    row = draw_roofline_verdict(in, row, m);
-    if (above)
-        draw_wrapped(in, row, "Above the slope: the caches served part of the traffic that the model counts from "
-                              "global memory.", crt_attr(ROLE_DIM));
+    row = draw_wrapped(in, row, verdict, A_NORMAL);
+    draw_wrapped(in, row, note, crt_attr(ROLE_DIM));
 }
 
 void panes_draw_gflops(const struct rect *r, struct screen_model *m)
