@@ -625,7 +625,8 @@ int ceilings_get(struct ocl *cl, bool remeasure, struct ceilings *c, struct erro
     if (ceilings_path(path, sizeof path) < 0)
         snprintf(c->note, sizeof c->note, "not kept: neither XDG_CACHE_HOME nor HOME is set");
     else if (ceilings_save(path, cl->device, c, &why) < 0)
-        snprintf(c->note, sizeof c->note, "not kept: %.480s", why.msg);
+        snprintf(c->note, sizeof c->note, "not kept: %.400s (XDG_CACHE_HOME may name a directory you can write)",
+                 why.msg);
     error_clear(&why);
     return 0;
 }

@@ -148,6 +148,8 @@ int commands_open_device(const struct options *opts, struct device_list *list, s
     return EXIT_OK;
 }
 
+static int measure_ceilings(struct ocl *cl, struct ceilings *c, struct error *e);
+
 /* The device's ceilings for the percentages: from the cache, else measured now (said on
    stderr, since it takes a moment); without them the report has no percentages. */
 static void bench_ceilings(struct ocl *cl, struct ceilings *c)
@@ -155,14 +157,10 @@ static void bench_ceilings(struct ocl *cl, struct ceilings *c)
     struct error e;
 
     error_init(&e);
-    if (!ceilings_cached(cl->device, c))
-        fprintf(stderr, "clmm-tutor: measuring the device's FP32 peak and bandwidth (once; kept in the cache)\n");
-    if (ceilings_get(cl, false, c, &e) < 0) {
+    if (!ceilings_cached(cl->device, c) && measure_ceilings(cl, c, &e) < 0) {
         fprintf(stderr, "clmm-tutor: the device's ceilings could not be measured: %s (no percentages of them)\n",
                 e.msg);
         c->have = false;
-    } else if (c->note[0]) {
-        fprintf(stderr, "clmm-tutor: %s\n", c->note);
     }
     error_clear(&e);
 }
@@ -526,16 +524,17 @@ static int measure_ceilings(struct ocl *cl, struct ceilings *c, struct error *e)
    device that cannot be measured gets the reason. */
 static void print_device_ceilings(FILE *out, const struct device_info *d, void *ctx)
 {
+    bool *unkept = ctx;
     struct ceilings c;
     struct error e;
     char text[1024];
 
-    (void)ctx;
     error_init(&e);
     if (!ceilings_cached(d, &c)) {
         struct ocl cl;
         if (ocl_open(&cl, d, &e) == 0) {
-            measure_ceilings(&cl, &c, &e);
+            if (measure_ceilings(&cl, &c, &e) == 0 && c.note[0])
+                *unkept = true;
             ocl_close(&cl);
         }
     }
@@ -553,12 +552,16 @@ static int devices(void)
     struct device_list list;
     struct error e;
     char path[4096];
+    bool unkept = false;
 
     error_init(&e);
     if (device_list_load(&list, &e) < 0)
         return commands_fail(EXIT_ENVIRONMENT, &e);
-    device_list_print(stdout, &list, print_device_ceilings, NULL);
-    if (ceilings_path(path, sizeof path) == 0)
+    device_list_print(stdout, &list, print_device_ceilings, &unkept);
+    if (unkept)
+        printf("\nFP32 peak and bandwidth: measured now, and not kept (the reason is above): each run\n"
+               "measures them again.\n");
+    else if (ceilings_path(path, sizeof path) == 0)
         printf("\nFP32 peak and bandwidth: measured once per device and driver, kept in\n%s\n"
                "(--ceilings --device D measures again).\n", path);
     device_list_free(&list);

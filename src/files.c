@@ -20,7 +20,8 @@ static int xdg_path(const char *variable, const char *fallback, const char *name
     const char *dir = getenv(variable), *home = getenv("HOME");
     int n;
 
-    if (dir && *dir)
+    /* A relative path is ignored, as the XDG base directory specification says. */
+    if (dir && dir[0] == '/')
         n = snprintf(buf, len, "%s/clmm-tutor/%s", dir, name);
     else if (home && *home)
         n = snprintf(buf, len, "%s/%s/clmm-tutor/%s", home, fallback, name);

@@ -481,9 +481,16 @@ if "$tutor" --devices >/dev/null 2>&1; then
     expect "without XDG_CACHE_HOME and HOME, measured and not kept" 0 \
         'not kept: neither XDG_CACHE_HOME nor HOME is set' env -u XDG_CACHE_HOME -u HOME "$tutor" --devices
     grep -q 'FP32 peak [0-9.]* [GT]FLOPS measured' "$tmp/out" || not_ok "without a home, the ceilings are shown"
+    # A relative XDG_CACHE_HOME is ignored (the XDG specification): nothing appears under
+    # the working directory, the figures go under HOME instead.
+    (cd "$tmp" && env XDG_CACHE_HOME=relative HOME="$tmp/home" "$tutor" --devices >/dev/null 2>&1)
+    [ ! -e "$tmp/relative" ] && [ -s "$tmp/home/.cache/clmm-tutor/ceilings" ] &&
+        ok "a relative XDG_CACHE_HOME is ignored" || not_ok "a relative XDG_CACHE_HOME is ignored"
     : >"$tmp/not-a-directory"
-    expect "a cache that cannot be written is not an error" 0 'not kept: ' \
+    expect "a cache that cannot be written is not an error" 0 'not kept: .*XDG_CACHE_HOME may name a directory' \
         env XDG_CACHE_HOME="$tmp/not-a-directory" "$tutor" --ceilings
+    expect "--devices says when the figures could not be kept" 0 'measured now, and not kept' \
+        env XDG_CACHE_HOME="$tmp/not-a-directory" "$tutor" --devices
     # Every measurement against the ceilings: the share of the peak, and for a lesson with
     # a loads line its intensity, the model's bound and the share of it. Lesson 5 at 64 with
     # TS = 16 reads (16 + 16) 64 floats per group: 2K / (8K/16 + 4) = 128/36 = 3.56 flop/B.
