@@ -338,6 +338,46 @@ check "still at lesson 12" "Lesson 12 \(13 of 14\)"
 keys q
 check_restored "q after the keys" 0
 
+# ---- why is it slow: the roofline, the look inside, the waves ----
+# At 80x24 the roofline takes the GFLOPS pane: the device's measured ceilings, every lesson
+# measured at this size placed by its intensity (lesson 5 at 64 with TS = 16: 2K/(8K/16 + 4)
+# = 3.56 flop/B), and what the model says of the current lesson.
+start 80 24 --lesson 5 --size 64 --param TS=16 $device
+check "ready for the roofline" "latest [0-9][0-9.]* +median"
+keys a
+check "a runs the ladder for the roofline" "all lessons: [0-9]+ of"
+wait_for "CLBlast SGEMM +[^ ]+ [0-9.]+" 240 >/dev/null
+check_gone "the ladder is measured" "all lessons: [0-9]+ of"
+keys l
+check "l: the roofline in the GFLOPS pane" "Roofline: GFLOPS against"
+check "the ceilings, measured" "measured: roof [0-9.]+ GFLOPS, slope [0-9.]+"
+check "its axes: decades of GFLOPS and of flop/byte, the ridge" "└.*▲"
+check "the verdict on lesson 5 at its intensity" "Lesson 5: 3\.56 flop/B allows [0-9.]+"
+keys z
+check "z zooms the roofline" "Roofline: GFLOPS against flops per byte \(log-log\)"
+check "lesson 13 has its place too" "[ ,]13( |,|│|$)"
+check "the median line gives the share of the peak" "median [0-9.]+ .*[0-9]+% of peak"
+keys z l
+check "l again: the bars" "GFLOPS, measured and verified"
+keys q
+check_restored "q after the roofline" 0
+
+# The look inside and the waves, on a screen with room for them.
+start 120 40 --lesson 5 --size 64 --param TS=16 $device
+check "ready to look inside" "latest [0-9][0-9.]* +median"
+keys i
+check "i: the look inside in the source pane" "Look inside lesson 5's built kernel"
+check "what the platform reports of the kernel" "local memory +[0-9]+ bytes per work-group"
+check "what it does not say, and why" "not reported by this platform"
+# The waves come under the drawing's figures: Tab to the layout pane, End to its last lines.
+keys Tab End
+check "the waves of work-groups in the layout pane" "16 work-groups, 1 per compute unit"
+check "every wave's line, to the last" "8\\.00 waves, all full"
+keys i
+check "i again: the source" "05-local-tiles\.cl"
+keys q
+check_restored "q after the look inside" 0
+
 # A set without lesson 1 opens at its first lesson.
 mkdir -p "$tmp/few/lessons" "$tmp/few/kernels"
 cp "$top_srcdir"/lessons/00-* "$top_srcdir"/lessons/05-* "$top_srcdir"/lessons/09-* "$tmp/few/lessons/"
