@@ -351,13 +351,28 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
 }
 
 /* --binary FILE: refused when FILE exists, whatever it is (a file, a directory, a link):
-   the program binary goes to a new file, never over one. */
+   the program binary goes to a new file, never over one; and before the build, when the
+   directory it would go to is not one that can be written. */
 static int check_binary_file(const char *path)
 {
     struct stat st;
+    char dir[4096];
+    const char *slash;
 
-    if (!path || lstat(path, &st) != 0)
+    if (!path)
         return EXIT_OK;
+    if (lstat(path, &st) != 0) {
+        slash = strrchr(path, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+            fprintf(stderr, "clmm-tutor: --binary: %s cannot be created: %s %s; give a file in a directory you "
+                            "can write\nTry 'clmm-tutor --help'.\n", path, dir,
+                    stat(dir, &st) != 0 ? "does not exist" : !S_ISDIR(st.st_mode) ? "is not a directory"
+                                                                                   : "cannot be written");
+            return EXIT_USAGE;
+        }
+        return EXIT_OK;
+    }
     fprintf(stderr, "clmm-tutor: --binary: %s exists (%s); give a new file name: an existing file is never "
                     "replaced\nTry 'clmm-tutor --help'.\n", path, S_ISREG(st.st_mode) ? "a file" : files_kind(st.st_mode));
     return EXIT_USAGE;

@@ -104,6 +104,9 @@ echo "keep me" >"$tmp/taken.bin"
 usage_error "--binary to an existing file" "--binary: $tmp/taken.bin exists \\(a file\\); give a new file name" \
     --inside --lesson 5 --binary "$tmp/taken.bin"
 [ "$(cat "$tmp/taken.bin")" = "keep me" ] || not_ok "--binary leaves an existing file as it was"
+usage_error "--binary into a directory that is not there, before the build" \
+    "--binary: $tmp/none/kernel.bin cannot be created: $tmp/none does not exist" \
+    --inside --lesson 5 --binary "$tmp/none/kernel.bin"
 usage_error "--binary to a directory" "--binary: $tmp exists \\(a directory\\)" --inside --lesson 5 --binary "$tmp"
 
 expect "--list shows lessons 0 to 13" 0 "^13 " "$tutor" --list
