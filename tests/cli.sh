@@ -498,7 +498,7 @@ if "$tutor" --devices >/dev/null 2>&1; then
     # a loads line its intensity, the model's bound and the share of it. Lesson 5 at 64 with
     # TS = 16 reads (16 + 16) 64 floats per group: 2K / (8K/16 + 4) = 128/36 = 3.56 flop/B.
     expect "--bench: the rows against the ceilings" 0 'Against the ceilings \(no-cache model' \
-        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference
+        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned
     grep -Eq '^Ceilings: FP32 peak [0-9.]+ GFLOPS, bandwidth [0-9.]+ GB/s' "$tmp/out" &&
         grep -Eq '^  5 +[0-9.]+%  +3\.56 +[0-9.]+ +[0-9]+%  (memory-bound|compute-bound|above the slope: caches)$' \
             "$tmp/out" && ok "--bench table: ceilings, and lesson 5's intensity, bound and share" ||
@@ -508,11 +508,11 @@ if "$tutor" --devices >/dev/null 2>&1; then
         '^  0 +- +runs on the host CPU: not against this device' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 0 --size 64 --reps 3 --no-reference
     expect "--bench csv: the roofline's columns" 0 'pct_peak,intensity,bound_gflops,pct_bound,bound_by' \
-        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --format csv
+        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format csv
     tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+$' &&
         ok "--bench csv row: share of peak, intensity, bound" || not_ok "--bench csv row against the ceilings"
     expect "--bench json: ceilings and the row's figures" 0 '"pct_peak": ' \
-        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --format json
+        env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format json
     json_has "$tmp/out" 'd["device"]["ceilings"]["fp32_gflops"] > 0 and abs(d["results"][0]["intensity"] - 128/36) < 1e-4 and d["results"][0]["bound_gflops"] > 0 and d["results"][0]["bound_by"] in ("memory", "compute")' &&
         ok "--bench json parses with the roofline's fields" || not_ok "--bench json against the ceilings"
 else
