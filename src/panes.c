@@ -1370,6 +1370,11 @@ static void draw_roofline(const struct rect *in, int row, const struct screen_mo
     }
     say_ceilings(c, text, sizeof text);
     row = draw_wrapped(in, row, text, crt_attr(ROLE_DIM));
+    if (c->note[0]) {           /* measured now and not kept: said, since each start measures again */
+        char kept[sizeof c->note + 64];
+        snprintf(kept, sizeof kept, "These ceilings are %s.", c->note);
+        row = draw_wrapped(in, row, kept, crt_attr(ROLE_WARNING));
+    }
     for (size_t i = 0; i < n && npts < ROOFLINE_MAX_POINTS; i++) {
         const struct summary *f = bars[i].fig;
         struct roofline_verdict judged;
