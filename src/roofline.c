@@ -186,27 +186,42 @@ static void draw_axes(struct canvas *c, const struct frame *f, double ridge, boo
         canvas_put(c, bottom, col_of(f, ridge), utf8 ? "\xe2\x96\xb2" : "^");
 }
 
-/* A label for each point with a place, at that place (labels whose places meet share one
-   mark, "9,10,11", see merge_labels: moving one aside would put it at another intensity). */
+/* A label for each place that has points: the points at one place (one row, one column)
+   share it, "9,10,11", in the points' order; moving one aside would put it at another
+   intensity. */
 struct label {
     char text[64];
     int row, col, len;
+    int at;                     /* the column of its place */
     bool current;
-    size_t first;               /* the index of its first point: texts keep the points' order */
 };
 
 static size_t place_labels(const struct frame *f, const struct roofline_point *pts, size_t n, struct label *out)
 {
     size_t count = 0;
 
-    for (size_t i = 0; i < n && count < ROOFLINE_MAX_POINTS; i++) {
+    for (size_t i = 0; i < n; i++) {
         const struct roofline_point *p = &pts[i];
-        int len = (int)strlen(p->label);
+        int len = (int)strlen(p->label), row, at;
+        size_t j;
         if (p->intensity <= 0.0 || !(p->gflops > 0.0) || len == 0)
             continue;
-        out[count] = (struct label){ .row = row_of(f, fmax(p->gflops, pow(10.0, f->ly0))),
-                                     .col = col_of(f, p->intensity) - (len - 1) / 2, .len = len,
-                                     .current = p->current, .first = i };
+        row = row_of(f, fmax(p->gflops, pow(10.0, f->ly0)));
+        at = col_of(f, p->intensity);
+        for (j = 0; j < count && !(out[j].row == row && out[j].at == at); j++)
+            ;
+        if (j < count) {
+            size_t used = strlen(out[j].text);
+            if (used + 1 + (size_t)len < sizeof out[j].text) {
+                snprintf(out[j].text + used, sizeof out[j].text - used, ",%s", p->label);
+                out[j].len = (int)strlen(out[j].text);
+            }
+            out[j].current |= p->current;
+            continue;
+        }
+        if (count == ROOFLINE_MAX_POINTS)
+            continue;
+        out[count] = (struct label){ .row = row, .col = at, .len = len, .at = at, .current = p->current };
         snprintf(out[count].text, sizeof out[count].text, "%s", p->label);
         count++;
     }
@@ -226,54 +241,44 @@ static void clamp_label(const struct frame *f, struct label *l)
         l->col = f->left;
 }
 
-/* Labels that a move inside the plot brought together (with no blank between them) become
-   one, the left one's text first. Returns the count left. */
-static size_t merge_labels(const struct frame *f, struct label *labels, size_t count)
+/* Whether l, at row, would touch (no blank between) a label before it. */
+static bool touches(const struct label *labels, size_t before, int row, const struct label *l)
 {
-    for (bool merged = true; merged;) {
-        merged = false;
-        for (size_t i = 0; i < count && !merged; i++)
-            for (size_t j = 0; j < count && !merged; j++) {
-                struct label *a = &labels[i], *b = &labels[j];
-                size_t used = strlen(a->text);
-                if (i == j || a->row != b->row || a->col > b->col || b->col > a->col + a->len ||
-                    used + 1 + strlen(b->text) >= sizeof a->text)
-                    continue;
-                if (b->first < a->first) {
-                    char text[2 * sizeof a->text];    /* fits: checked above */
-                    snprintf(text, sizeof text, "%s,%s", b->text, a->text);
-                    str_copy(a->text, sizeof a->text, text);
-                    a->first = b->first;
-                } else {
-                    snprintf(a->text + used, sizeof a->text - used, ",%s", b->text);
-                }
-                a->len = (int)strlen(a->text);
-                a->current |= b->current;
-                clamp_label(f, a);
-                labels[j] = labels[--count];
-                merged = true;
-            }
-    }
-    return count;
+    for (size_t i = 0; i < before; i++)
+        if (labels[i].row == row && l->col <= labels[i].col + labels[i].len && labels[i].col <= l->col + l->len)
+            return true;
+    return false;
 }
 
-/* The labels on their points, kept inside the plot. */
+/* The labels on their points, kept inside the plot; one that would touch a label drawn
+   before it goes a row up or down (its column stays its intensity's), else is left out
+   rather than read as part of another. */
 static size_t draw_points(struct canvas *c, const struct frame *f, const struct roofline_point *pts, size_t n,
                           struct roofline_mark *marks)
 {
     struct label *labels = xcalloc(ROOFLINE_MAX_POINTS, sizeof *labels);
-    size_t count = place_labels(f, pts, n, labels);
+    size_t count = place_labels(f, pts, n, labels), drawn = 0;
 
-    for (size_t i = 0; i < count; i++)
-        clamp_label(f, &labels[i]);
-    count = merge_labels(f, labels, count);
     for (size_t i = 0; i < count; i++) {
-        const struct label *l = &labels[i];
-        canvas_text(c, l->row, l->col, l->text);
-        marks[i] = (struct roofline_mark){ l->row, l->col, l->len, l->current };
+        struct label l = labels[i];
+        const int moves[] = { 0, -1, 1 };
+        bool placed = false;
+        clamp_label(f, &l);
+        for (size_t m = 0; m < sizeof moves / sizeof moves[0] && !placed; m++) {
+            int row = l.row + moves[m];
+            if (row < f->top || row >= f->top + f->h || touches(labels, drawn, row, &l))
+                continue;
+            l.row = row;
+            placed = true;
+        }
+        if (!placed)
+            continue;
+        labels[drawn++] = l;
+        canvas_text(c, l.row, l.col, l.text);
+        marks[drawn - 1] = (struct roofline_mark){ l.row, l.col, l.len, l.current };
     }
     free(labels);
-    return count;
+    return drawn;
 }
 
 size_t roofline_draw(double peak_gflops, double gbps, const struct roofline_point *points, size_t npoints,
