@@ -904,7 +904,7 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
         /* The share of the peak, then the number of runs the median is of, where they fit. */
         char runs[48];
         int more;
-        if (v->ceilings.have && v->ceilings.gflops > 0.0) {
+        if (v->ceilings.have && v->ceilings.gflops > 0.0 && current(m)->engine != ENGINE_HOST) {
             more = snprintf(runs, sizeof runs, "  %.0f%% of peak", 100.0 * all->median / v->ceilings.gflops);
             if ((int)str_columns(line, (size_t)n) + more <= in->w)
                 n += snprintf(line + n, sizeof line - (size_t)n, "%s", runs);

@@ -429,9 +429,7 @@ static int key_roofline(struct tutor *t, int key)
     t->model.roofline = !t->model.roofline;
     if (t->model.roofline)
         t->model.focus = PANE_GFLOPS;       /* so that z zooms it */
-    show_notice(t, t->model.roofline ? "roofline: every lesson measured at this size against the device's ceilings "
-                                       "(l: the bars again)"
-                                     : "bars: GFLOPS");
+    show_notice(t, t->model.roofline ? "roofline: the lessons against the ceilings (l: bars)" : "bars: GFLOPS");
     return KEY_REDRAW;
 }
 
