@@ -606,7 +606,7 @@ static void table_roofline(const struct report *rep)
     for (int i = 0; i < rep->npoints; i++) {
         const struct report_point *p = &rep->points[i];
         struct roofline_verdict v;
-        char label[12];
+        char label[12], bound[32];
         roofline_judge(p->gflops, p->intensity, c->gflops, c->gbps, &v);
         if (p->lesson < 0)
             snprintf(label, sizeof label, "ref");
@@ -617,8 +617,9 @@ static void table_roofline(const struct report *rep)
             continue;
         }
         fprintf(rep->out, "%3s  %6.1f%%", label, 100.0 * v.of_peak);
+        chart_format_value(v.bound, bound, sizeof bound);     /* rounded as the ceilings above */
         if (v.bound > 0)
-            fprintf(rep->out, "  %9.3g  %12.1f  %7.0f%%  %s\n", v.intensity, v.bound, 100.0 * v.of_bound,
+            fprintf(rep->out, "  %9.3g  %12s  %7.0f%%  %s\n", v.intensity, bound, 100.0 * v.of_bound,
                     v.above ? "above the slope: caches" : v.memory_bound ? "memory-bound" : "compute-bound");
         else
             fprintf(rep->out, "  %9s  %s\n", "-",
