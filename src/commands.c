@@ -451,9 +451,7 @@ static int inside(const struct options *opts, const struct lesson_set *set, int 
             saved = true;
     }
     /* The waves of work-groups this kernel makes on the device at this size. */
-    k.registers = in.nv.found && in.nv.registers >= 0 ? (int)in.nv.registers : -1;
-    k.local_bytes = in.has_local_mem ? in.local_mem : 0;
-    k.private_bytes = in.has_private_mem ? in.private_mem : 0;
+    inside_waves_kernel(&in, &k);
     error_init(&why);
     has_waves = waves_compute(&d, cl->device, &k, &w, &why) == 0;
     if (opts->format == FORMAT_JSON) {

@@ -570,6 +570,13 @@ int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_se
     return 0;
 }
 
+void inside_waves_kernel(const struct inside *in, struct waves_kernel *k)
+{
+    k->registers = in && in->nv.found && in->nv.registers >= 0 ? (int)in->nv.registers : -1;
+    k->local_bytes = in && in->has_local_mem ? in->local_mem : 0;
+    k->private_bytes = in && in->has_private_mem ? in->private_mem : 0;
+}
+
 void inside_free(struct inside *in)
 {
     free(in->binary);

@@ -12,6 +12,7 @@
 #include "geometry.h"
 #include "lesson.h"
 #include "ocl.h"
+#include "waves.h"
 
 /* ptxas's figures for one kernel, read from a build log of -cl-nv-verbose. -1 where the log
    does not give a figure. */
@@ -112,6 +113,11 @@ struct inside {
 int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_set *ps,
                    long long outputs_per_item, struct inside *in, struct error *e);
 void inside_free(struct inside *in);
+
+/* What the waves need of the built kernel (waves.h), from what the look inside found:
+   registers from ptxas (-1 when not reported), the local and private memory the platform
+   reported (0 when not). in NULL: nothing known. */
+void inside_waves_kernel(const struct inside *in, struct waves_kernel *k);
 
 /* The report as lines of at most width columns (INSIDE_MIN_WIDTH at least; below 40 the
    figures go under their names), at most max_lines of them; returns their count. */

@@ -706,19 +706,14 @@ static size_t layout_waves(const struct screen_model *m, const struct figures *d
                            char (*lines)[WAVES_LINE_BYTES])
 {
     const struct session_view *v = m->view;
-    const struct inside *in = inside_of(m);
-    struct waves_kernel k = { -1, 0, 0 };
+    struct waves_kernel k;
     struct waves w;
     struct error e;
     size_t n = 0;
 
     if (!v->device_ready)
         return 0;
-    if (in) {
-        k.registers = in->nv.found && in->nv.registers >= 0 ? (int)in->nv.registers : -1;
-        k.local_bytes = in->has_local_mem ? in->local_mem : 0;
-        k.private_bytes = in->has_private_mem ? in->private_mem : 0;
-    }
+    inside_waves_kernel(inside_of(m), &k);
     error_init(&e);
     if (waves_compute(d, &v->info, &k, &w, &e) == 0)
         n = waves_draw(&w, width, rows, crt_utf8(), lines);

@@ -322,6 +322,17 @@ START_TEST(test_describe)
         ck_assert(has_text(lines, n, "ld.shared.v4 32 4"));
         ck_assert(has_text(lines, n, "all instructions 673 84.1"));
     }
+    /* What the waves take from it: ptxas's registers, the platform's local memory. */
+    {
+        struct waves_kernel k;
+        inside_waves_kernel(&in, &k);
+        ck_assert_int_eq(k.registers, 127);
+        ck_assert_uint_eq(k.local_bytes, 16656);
+        ck_assert_uint_eq(k.private_bytes, 0);
+        inside_waves_kernel(NULL, &k);
+        ck_assert_int_eq(k.registers, -1);
+        ck_assert_uint_eq(k.local_bytes, 0);
+    }
     /* Fewer lines than the report: the first ones. */
     ck_assert_uint_eq(inside_describe(&in, 80, lines, 3), 3);
     ck_assert_str_eq(lines[0], "Lesson 13 (Row-major float4, any size), kernel gemm_row_major_fast");
