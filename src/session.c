@@ -516,10 +516,8 @@ static void look_inside(struct session *s)
     error_init(&e);
     rc = inside_examine(&s->cl, l, &ps,
                         figures_compute(l, &ps, size, NULL, &f, &e) == 0 ? f.outputs_per_item : 0, &in, &e);
-    if (rc == 0) {
-        free(in.binary);        /* the screen shows the counts, not the text */
-        in.binary = NULL;
-    }
+    if (rc == 0)
+        inside_free(&in);       /* the binary: the screen shows the counts, not the text */
     pthread_mutex_lock(&s->lock);
     s->view.inside_have = rc == 0;
     s->view.inside_lesson = index;
