@@ -2,6 +2,7 @@
 #include "chart.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,44 @@ int chart_bar(char *buf, size_t len, double value, double max, int width, bool u
     if (units > 0 && units < per_column && put_glyph(&s, LEFT_ONE_EIGHTH + 1 - (unsigned)units))
         columns++;
     return columns;
+}
+
+const char *chart_branch_mark(bool utf8)
+{
+    return utf8 ? "\u2506" : ":";
+}
+
+/* Formats into buf; a text cut short loses its last character whole, never half of it. */
+static void format_whole(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void format_whole(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (len == 0)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n >= len) {
+        size_t end = strlen(buf), at = 0;
+        unsigned long code;
+        size_t step;
+        /* Up to the last character that arrived whole. */
+        while (at < end && (step = str_utf8_char(buf + at, &code)) > 0 && at + step <= end)
+            at += step;
+        buf[at] = '\0';
+    }
+}
+
+void chart_lesson_label(char *buf, size_t len, int number, const char *title, bool side_branch, bool utf8)
+{
+    format_whole(buf, len, "%2d%s%s", number, side_branch ? chart_branch_mark(utf8) : " ", title);
+}
+
+void chart_branch_legend(char *buf, size_t len, const char *branch, bool utf8)
+{
+    format_whole(buf, len, "%s side branch: %s", chart_branch_mark(utf8), branch);
 }
 
 void chart_columns(const double *v, size_t n, double max, int height, bool utf8, char **rows)

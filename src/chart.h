@@ -33,6 +33,18 @@ void chart_log_range(double min, double max, double *lo, double *hi);
    bar. */
 double chart_log_fraction(double value, double lo, double hi);
 
+/* A side branch of the ladder (a lesson's branch line) in bar charts: its bars' labels carry a
+   dotted vertical line (U+2506, ':' in ASCII) in place of the space between number and title,
+   so that the titles stay in one column and the main ladder's labels stay unmarked. */
+const char *chart_branch_mark(bool utf8);
+
+/* A bar's label into buf (NUL-terminated, cut at a whole character): "%2d title", or on a
+   side branch " 2\u2506title". */
+void chart_lesson_label(char *buf, size_t len, int number, const char *title, bool side_branch, bool utf8);
+
+/* The legend of a side branch named branch: "\u2506 side branch: row per work-item". */
+void chart_branch_legend(char *buf, size_t len, const char *branch, bool utf8);
+
 /* Vertical bars, one column per value on a scale of 0..max, height rows high: UTF-8 lower
    eighths blocks (U+2581..U+2588) or '#' per whole row in ASCII, the same rounding and
    least mark as chart_bar. rows[r] (r = 0 is the top) receives a NUL-terminated string;

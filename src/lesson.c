@@ -480,6 +480,13 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
     }
     if (strcmp(key, "sources") == 0)
         return set_string(&l->sources, value);
+    if (strcmp(key, "branch") == 0) {
+        if (value[0] == '\0')
+            return bad(r, "the %s line names no branch", "branch");
+        if (str_columns(value, strlen(value)) > LESSON_BRANCH_MAX)
+            return bad(r, "the branch's name is longer than %s columns", "28");
+        return set_string(&l->branch, value);
+    }
     if (strcmp(key, "engine") == 0) {
         if (strcmp(value, "opencl") == 0)
             l->engine = ENGINE_OPENCL;
@@ -714,6 +721,7 @@ void lesson_free(struct lesson *l)
     free(l->title);
     free(l->short_title);
     free(l->sources);
+    free(l->branch);
     free(l->file);
     free(l->kernel_file);
     free(l->entry);

@@ -11,6 +11,7 @@
 #define LESSON_MAX_ARGS 16
 #define LESSON_MAX_DIMS 3
 #define LESSON_SHORT_TITLE_MAX 28   /* columns */
+#define LESSON_BRANCH_MAX 28        /* columns of a side branch's name */
 #define LESSON_FILE_MAX (1 << 20)   /* bytes of a lesson file */
 #define LESSON_KERNEL_MAX (4 << 20) /* bytes of a kernel */
 
@@ -57,6 +58,7 @@ struct lesson {
     char *title;
     char *short_title;          /* for tables and charts; the title when not given */
     char *sources;
+    char *branch;               /* the side branch's name; NULL: the main line */
     enum lesson_engine engine;
     char *file;                 /* the lesson file, as given */
     char *kernel_file;          /* resolved path of the kernel, NULL for the host engine */

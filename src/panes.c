@@ -244,9 +244,11 @@ void panes_draw_title(const struct rect *r, const struct screen_model *m)
     param_set_format(l, &v->params, params, sizeof params);
     origin_note(v, note, sizeof note);
     blank(r->y, r->x, r->w, attr);
-    /* The lesson's number, and where it stands in the set (numbers may start at 0). */
-    x += printf_at(r->y, x, r->w, attr, " clmm-tutor%s%sLesson %d (%d of %zu): %s%s%s%s%s%s",
+    /* The lesson's number, where it stands in the set (numbers may start at 0), and the
+       side branch it is on. */
+    x += printf_at(r->y, x, r->w, attr, " clmm-tutor%s%sLesson %d (%d of %zu%s%s): %s%s%s%s%s%s",
                    m->demo ? " [demo]" : "", sep, l->number, m->lesson + 1, m->lessons->count,
+                   l->branch ? ", side branch: " : "", l->branch ? l->branch : "",
                    l->title, sep, size, params[0] ? sep : "", params, note);
     if (v->device_ready || v->device >= 0)
         printf_at(r->y, x, r->x + r->w - x, attr, "%s%s", sep, v->devices_known && v->device >= 0 ?
@@ -1067,7 +1069,8 @@ static const char *bar_label(const struct screen_model *m, const struct bar *b, 
     if (b->index == RESULTS_REFERENCE)
         snprintf(buf, len, "   CLBlast SGEMM");
     else
-        snprintf(buf, len, "%2d %s", m->lessons->items[b->index].number, m->lessons->items[b->index].short_title);
+        chart_lesson_label(buf, len, m->lessons->items[b->index].number, m->lessons->items[b->index].short_title,
+                           m->lessons->items[b->index].branch != NULL, crt_utf8());
     return buf;
 }
 
@@ -1094,6 +1097,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
     size_t n = collect_bars(m, bars), shown;
     const struct summary *best = NULL;
     bool any_tuned = false, any_partial = false, any_changed = false, any_stale = false;
+    const char *branch = NULL;  /* the side branch of a bar shown, for the legend */
     enum bar_scale mode = m->bar_scale;
     char size[64], heading[160];
 
@@ -1152,6 +1156,8 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         any_partial |= mark == 'P';
         any_changed |= mark == '~';
         bar_label(m, b, label, sizeof label);
+        if (b->index >= 0 && !branch)
+            branch = m->lessons->items[b->index].branch;
         put_label(y, x, label_w, label, current ? crt_attr(ROLE_EMPHASIS) : 0);
         if (mark != ' ')
             printf_at(y, x + label_w + 1, 1, crt_attr(ROLE_EMPHASIS), "%c", mark);
@@ -1167,8 +1173,10 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
             puts_at(y, x, in->x + in->w - x, run_status_name(f->status), crt_attr(ROLE_WARNING));
         } else {
             double x_value = f->median / unit;
+            /* A side branch's bars dim beside the main ladder's, unless one is the lesson shown. */
             int role = b->index == RESULTS_REFERENCE || m->lessons->items[b->index].engine == ENGINE_HOST
-                           ? ROLE_BAR_REFERENCE : current ? ROLE_BAR_CURRENT : ROLE_BAR;
+                           ? ROLE_BAR_REFERENCE : current ? ROLE_BAR_CURRENT
+                           : m->lessons->items[b->index].branch ? ROLE_DIM : ROLE_BAR;
             int used = mode == BARS_LINEAR ? chart_bar(bar, sizeof bar, x_value, scale, bar_w, crt_utf8())
                                            : chart_bar(bar, sizeof bar, chart_log_fraction(x_value, lo, hi), 1.0,
                                                        bar_w, crt_utf8());
@@ -1195,6 +1203,11 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
             str_appendf(&s, "  ", "P tuned, partial search");
         if (any_changed)
             str_appendf(&s, "  ", "~ changed (t, --param)");
+        if (branch) {
+            char mark[64];
+            chart_branch_legend(mark, sizeof mark, branch, crt_utf8());
+            str_appendf(&s, "  ", "%s", mark);
+        }
         if (n > shown)
             str_appendf(&s, "  ", m->focus == PANE_GFLOPS ? "+%zu more: z to zoom" : "+%zu more: Tab here, z zooms",
                         n - shown);

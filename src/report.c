@@ -33,6 +33,45 @@ static void put_field(FILE *out, const char *text, int width)
     free(printable);
 }
 
+/* The main-line lesson before set->items[i], the one its side branch leaves; -1 when none. */
+static int branch_root(const struct lesson_set *set, size_t i)
+{
+    while (i-- > 0)
+        if (!set->items[i].branch)
+            return set->items[i].number;
+    return -1;
+}
+
+/* Under the list, what each run of side-branch lessons is: ": side branch "row per
+   work-item": lessons 2 to 4, off lesson 1". */
+static void list_branches(FILE *out, const struct lesson_set *set)
+{
+    bool first = true;
+
+    for (size_t i = 0; i < set->count; i++) {
+        const struct lesson *l = &set->items[i];
+        size_t end = i;
+        int root = branch_root(set, i);
+        if (!l->branch || (i > 0 && set->items[i - 1].branch && strcmp(set->items[i - 1].branch, l->branch) == 0))
+            continue;
+        while (end + 1 < set->count && set->items[end + 1].branch &&
+               strcmp(set->items[end + 1].branch, l->branch) == 0)
+            end++;
+        if (first)
+            fputc('\n', out);
+        first = false;
+        fprintf(out, "%s side branch \"", REPORT_BRANCH_MARK);
+        put_text(out, l->branch, false);
+        if (end > i)
+            fprintf(out, "\": lessons %d to %d", l->number, set->items[end].number);
+        else
+            fprintf(out, "\": lesson %d", l->number);
+        if (root >= 0)
+            fprintf(out, ", off lesson %d", root);
+        fputc('\n', out);
+    }
+}
+
 void report_list(FILE *out, const struct lesson_set *set)
 {
     fprintf(out, " #  %-52s  %s\n", "lesson", "sizes");
@@ -43,9 +82,16 @@ void report_list(FILE *out, const struct lesson_set *set)
                           : l->nmultiples ? (l->pad ? "multiples (pads)" : "multiples only")
                           : "any";
         fprintf(out, "%2d  ", l->number);
-        put_field(out, l->title, 52);
+        /* A side branch's lessons stand indented behind its mark, the main line's flush. */
+        if (l->branch) {
+            fprintf(out, "%s ", REPORT_BRANCH_MARK);
+            put_field(out, l->title, 52 - 2);
+        } else {
+            put_field(out, l->title, 52);
+        }
         fprintf(out, "  %s\n", sizes);
     }
+    list_branches(out, set);
 }
 
 /* "Label: text", the text wrapped to width with continuation lines under its start. */

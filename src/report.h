@@ -14,6 +14,11 @@
 
 enum report_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
+/* The mark of a side-branch lesson (struct lesson's branch) in the command line's tables. */
+#define REPORT_BRANCH_MARK ":"
+
+/* One line per lesson, a side branch's lessons marked, then a line per side branch saying
+   which lessons it holds and the main lesson it leaves. */
 void report_list(FILE *out, const struct lesson_set *set);
 
 /* A JSON string, valid UTF-8 whatever s holds (bytes that are not UTF-8 become U+FFFD),

@@ -113,6 +113,16 @@ expect "--list shows lessons 0 to 13" 0 "^13 " "$tutor" --list
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
     grep -Eq "^ ?$n " "$tmp/out" || { echo "    lesson $n missing" >>"$tmp/err"; not_ok "--list has lesson $n"; }
 done
+# Lessons 2 to 4 are a side branch: marked, with a line saying where it leaves the main line.
+for n in 2 3 4; do
+    grep -q "^ $n  : " "$tmp/out" || not_ok "--list marks lesson $n as a side branch"
+done
+for n in 1 5; do
+    grep -q "^ $n  [A-Z]" "$tmp/out" || not_ok "--list shows lesson $n on the main line"
+done
+grep -qx ': side branch "row per work-item": lessons 2 to 4, off lesson 1' "$tmp/out" ||
+    not_ok "--list names the side branch and the lesson it leaves"
+awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out" || not_ok "--list fits 80 columns"
 expect "--show prints the lesson and its kernel" 0 "__kernel" "$tutor" --show 5
 grep -q "^Lesson 5: " "$tmp/out" || not_ok "--show 5 starts with its title"
 

@@ -254,7 +254,7 @@ keys q
 check_restored "q after tuning" 0
 start 100 30 --demo=1 --lesson 1 --size 64 $device
 check "--demo shows it" "\[demo\].*Lesson 1 \\(2 of 14\\)"
-check "and moves on by itself" "\[demo\].*Lesson 2 \\(3 of 14\\)"
+check "and moves on by itself" "\[demo\].*Lesson 2 \\(3 of 14"
 keys x
 check_gone "a key ends the presentation" "\[demo\]"
 keys q
@@ -264,8 +264,8 @@ check_restored "q after the demo" 0
 # bar_lessons: the lesson numbers that have a bar with a figure and its spread, and
 # "ref" for CLBlast, one a line, from the screen as it is now.
 bar_lessons() {
-    screen_text | grep -Eo "(^|│|\|) ?[0-9]{1,2} [^│|]*[0-9.]+ (±|\+-)[0-9.]+%" |
-        sed -E 's/^(│|\|)? ?([0-9]+) .*/\2/' | sort -un
+    screen_text | grep -Eo "(^|│|\|) ?[0-9]{1,2}( |┆|:)[^│|]*[0-9.]+ (±|\+-)[0-9.]+%" |
+        sed -E 's/^(│|\|)? ?([0-9]+)( |┆|:).*/\2/' | sort -un
     screen_text | grep -Eq "CLBlast SGEMM +[^ ]+ [0-9.]+ (±|\+-)" && echo ref
 }
 # all_bars NAME: every lesson of the set (0 to 13) and CLBlast have a bar.
@@ -287,6 +287,10 @@ for geometry in "80 24" "120 40"; do
     wait_for "CLBlast SGEMM +[^ ]+ [0-9.]+" 240 >/dev/null
     check_gone "the series ends" "all lessons: [0-9]+ of"
     all_bars "every lesson and CLBlast have a bar at ${geometry% *}x${geometry#* }"
+    # Lessons 2 to 4, a side branch, marked beside the main ladder; the legend names it.
+    check "the side branch's bars are marked at ${geometry% *}x${geometry#* }" " 2┆One row of C"
+    check_absent "the main ladder's are not" " [15]┆"
+    [ "${geometry% *}" -lt 100 ] || check "the legend names the side branch" "┆ side branch: row per work-item"
     # The bar of the current lesson is its median line: the same summary of the same runs.
     keys Space
     check "paused" "paused \(space resumes\)"
@@ -422,7 +426,7 @@ check "lesson 1 refused" "f runs it anyway"
 keys Space
 check "paused at lesson 1" "paused \(space resumes\)"
 keys n
-check "lesson 2" "Lesson 2 \(3 of 14\)"
+check "lesson 2, on a side branch" "Lesson 2 \(3 of 14, side branch: row per work-item\)"
 keys p
 check "back at lesson 1, its refusal shown" "f runs it anyway"
 check_absent "no figure for a lesson that was never measured" "latest 0 "

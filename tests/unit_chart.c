@@ -302,6 +302,32 @@ START_TEST(test_chart_log_scale)
 }
 END_TEST
 
+/* A side branch's labels carry the dotted mark where the main ladder's have a space, so that
+   the titles stay in one column; a label cut short loses a whole character. */
+START_TEST(test_chart_branch_labels)
+{
+    char buf[64], small[6];
+
+    chart_lesson_label(buf, sizeof buf, 1, "Naive", false, true);
+    ck_assert_str_eq(buf, " 1 Naive");
+    chart_lesson_label(buf, sizeof buf, 3, "Row, A private", true, true);
+    ck_assert_str_eq(buf, " 3\xe2\x94\x86Row, A private");
+    chart_lesson_label(buf, sizeof buf, 3, "Row, A private", true, false);
+    ck_assert_str_eq(buf, " 3:Row, A private");
+    chart_lesson_label(buf, sizeof buf, 12, "Any size", false, false);
+    ck_assert_str_eq(buf, "12 Any size");
+    chart_branch_legend(buf, sizeof buf, "row per work-item", true);
+    ck_assert_str_eq(buf, "\xe2\x94\x86 side branch: row per work-item");
+    chart_branch_legend(buf, sizeof buf, "row per work-item", false);
+    ck_assert_str_eq(buf, ": side branch: row per work-item");
+    /* " 3" and 3 bytes of the mark do not fit 5 bytes: the mark goes whole. */
+    chart_lesson_label(small, 5, 3, "Row", true, true);
+    ck_assert_str_eq(small, " 3");
+    chart_lesson_label(small, sizeof small, 3, "Row", true, true);
+    ck_assert_str_eq(small, " 3\xe2\x94\x86");
+}
+END_TEST
+
 Suite *chart_suite(void)
 {
     Suite *s = suite_create("chart");
@@ -321,6 +347,7 @@ Suite *chart_suite(void)
     tcase_add_test(tc, test_chart_ticks);
     tcase_add_test(tc, test_chart_columns);
     tcase_add_test(tc, test_chart_log_scale);
+    tcase_add_test(tc, test_chart_branch_labels);
     suite_add_tcase(s, tc);
     return s;
 }

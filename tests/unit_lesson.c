@@ -230,6 +230,7 @@ START_TEST(test_lesson_defaults)
     ck_assert_uint_eq(l.nrequires, 0);
     ck_assert_str_eq(l.text, "");
     ck_assert_str_eq(l.short_title, "Naive");   /* the title, when no short line */
+    ck_assert_ptr_null(l.branch);               /* the main line */
     lesson_free(&l);
 }
 END_TEST
@@ -245,6 +246,25 @@ START_TEST(test_lesson_short_title)
     lesson_free(&l);
     parse_fails(full_lesson_with(5, "short: Tiles in local memory, 29 col\n"), 5, "longer than 28");
     parse_fails(full_lesson_with(5, "short: twice\nshort: again\n"), 6, "twice");
+}
+END_TEST
+
+/* A branch line puts the lesson on a side branch of the ladder, named in at most 28
+   columns; lessons without one are on the main line. */
+START_TEST(test_lesson_branch)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson_with(5, "branch: row per work-item\n"), &l);
+    ck_assert_str_eq(l.branch, "row per work-item");
+    lesson_free(&l);
+    ck_assert_ptr_null(l.branch);               /* lesson_free clears it */
+    parse_ok(full_lesson_with(5, "branch: \xc3\x97 is one column, 28 of them.\n"), &l);
+    ck_assert_str_eq(l.branch, "\xc3\x97 is one column, 28 of them.");
+    lesson_free(&l);
+    parse_fails(full_lesson_with(5, "branch: twenty-nine columns, one too many\n"), 5, "longer than 28");
+    parse_fails(full_lesson_with(5, "branch:\n"), 5, "names no branch");
+    parse_fails(full_lesson_with(5, "branch: one\nbranch: two\n"), 6, "twice");
 }
 END_TEST
 
@@ -775,6 +795,7 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_full_launch);
     tcase_add_test(parse, test_lesson_defaults);
     tcase_add_test(parse, test_lesson_short_title);
+    tcase_add_test(parse, test_lesson_branch);
     tcase_add_test(parse, test_lesson_short_title_default);
     tcase_add_test(parse, test_lesson_yes_no_keys);
     tcase_add_test(parse, test_lesson_host);
