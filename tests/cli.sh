@@ -109,7 +109,7 @@ usage_error "--binary into a directory that is not there, before the build" \
     --inside --lesson 5 --binary "$tmp/none/kernel.bin"
 usage_error "--binary to a directory" "--binary: $tmp exists \\(a directory\\)" --inside --lesson 5 --binary "$tmp"
 
-expect "--list shows lessons 0 to 13" 0 "^13 " "$tutor" --list
+expect "--list shows lessons 0 to 14" 0 "^14 " "$tutor" --list
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
     grep -Eq "^ ?$n " "$tmp/out" || { echo "    lesson $n missing" >>"$tmp/err"; not_ok "--list has lesson $n"; }
 done
