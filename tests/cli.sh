@@ -115,6 +115,7 @@ for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
 done
 expect "--show prints the lesson and its kernel" 0 "__kernel" "$tutor" --show 5
 grep -q "^Lesson 5: " "$tmp/out" || not_ok "--show 5 starts with its title"
+expect "--show tells a switch from a parameter" 0 "^Switch PREFETCH = 1 \(allowed: 1 0\)" "$tutor" --show 13
 
 mkdir "$tmp/bad"
 printf 'lesson: 1\ntitle: t\nsources: s\nkernel: k.cl\nfoo: bar\n---\ntext\n' >"$tmp/bad/01-bad.lesson"
