@@ -140,7 +140,7 @@ else
         "$tutor" --bench --lesson 1 --size 32 --device no-such-device
     expect "device by index" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0 --format csv
     expect "device by platform:device" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0:0 --format csv
-    expect "csv: header and a verified row" 0 '^[^,]*,1,"[^"]*","TS=[0-9]+",40,30,20,[0-9]+,[0-9]+,[0-9]+,ok,' \
+    expect "csv: header and a verified row" 0 '^[^,]*,1,"[^"]*","TS=[0-9]+ SWAP=[0-9]+",40,30,20,[0-9]+,[0-9]+,[0-9]+,ok,' \
         "$tutor" --bench --lesson 1 --size 40x30x20 --reps 2 --format csv --no-reference
     head -1 "$tmp/out" | grep -q '^device,lesson,title,params,m,n,k,' || not_ok "csv header"
     expect "--check-timing adds the host-clock figure" 0 '^[^,]*,5,.*,ok,.*,exhaustive,[0-9.e+-]+,[0-9.e+-]+,' \
