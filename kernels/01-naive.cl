@@ -13,6 +13,11 @@
  * neighbours in dimension 0 end up side by side in the same warp/wavefront,
  * and in column-major storage neighbouring rows are neighbouring addresses.
  *
+ * SWAP=1 swaps the two dimensions: dimension 0 runs along N, so neighbours
+ * in a warp own neighbouring columns of one row. They then read B a column
+ * (K floats) apart and write C a column (M floats) apart, and share A's
+ * float: the uncoalesced order, kept to measure what the right one buys.
+ *
  * The engine pads M and N to multiples of TS (the work-group is TS x TS), so
  * the NDRange covers C exactly and no bounds test is needed. TS does not
  * appear below: it only shapes the work-groups.
@@ -23,8 +28,14 @@ __kernel void gemm_naive(const int M, const int N, const int K,
                          const __global float *B,
                          __global float *C)
 {
+#if !SWAP
     const int row = get_global_id(0);   /* 0 .. M-1, the fast dimension */
     const int col = get_global_id(1);   /* 0 .. N-1 */
+#else
+    /* SWAP=1: the fast dimension runs along N. */
+    const int row = get_global_id(1);
+    const int col = get_global_id(0);
+#endif
 
     /*
      * A(row, k) is at k*M + row: along k this work-item strides by M floats,

@@ -20,13 +20,24 @@
  * are k-major and every inner-loop read is a float4. The tiles are double
  * buffered, and the next step's global loads go to registers first so they
  * are in flight while the current step computes: one barrier per step.
+ *
+ * Switches (the lesson's `switch:` lines) take one of these ideas out, to
+ * measure what it brings; at their defaults the kernel is the one above:
+ *   VLOCAL=0    the inner loop reads local memory one float at a time
+ *   VGLOBAL=0   global memory is read and written one float at a time
+ *   PREFETCH=0  each step's tiles are loaded when they are stored, not ahead
+ *   BLOCKED=1   each work-item owns one WPTM x WPTN block, not runs of 4
+ *   PADA=0      the A tile's lines lose their 4 floats of padding
  */
 
 #if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WPTM) || !defined(WPTN)
 #error "TSM, TSN, TSK, WPTM and WPTN are set by the engine (-DNAME=VALUE)"
 #endif
-#if WPTM % 4 != 0 || WPTN % 4 != 0 || TSK % 8 != 0
-#error "WPTM and WPTN must be multiples of 4, TSK a multiple of 8"
+#if !defined(VLOCAL) || !defined(VGLOBAL) || !defined(PREFETCH) || !defined(BLOCKED) || !defined(PADA)
+#error "the switches VLOCAL, VGLOBAL, PREFETCH, BLOCKED and PADA are set by the engine"
+#endif
+#if WPTM % 4 != 0 || WPTN % 4 != 0 || TSK % 8 != 0 || PADA % 4 != 0
+#error "WPTM, WPTN and PADA must be multiples of 4, TSK a multiple of 8"
 #endif
 
 #define RTSM (TSM / WPTM)                  /* work-items along M */
@@ -43,7 +54,19 @@
    constant otherwise, and disappears. No barrier lies inside a round. */
 #define IN_A(id) (VECS_A % WGS == 0 || (id) < VECS_A)
 #define IN_B(id) (VECS_B % WGS == 0 || (id) < VECS_B)
-#define ALINE (TSM / 4 + 1)                /* float4 per line of the A tile: 4 floats of padding */
+#define ALINE ((TSM + PADA) / 4)          /* float4 per line of the A tile: PADA floats of padding */
+
+/* The float4s of a line of the tiles that work-item (tm, tn) reads and owns: its g-th group
+   of 4 rows, its h-th group of 4 columns. Runs of 4 that take turns, so that neighbouring
+   work-items read (and write) neighbouring float4s. */
+#if !BLOCKED
+#define ROWVEC(g) ((g) * RTSM + tm)
+#define COLVEC(h) ((h) * RTSN + tn)
+#else
+/* Switch BLOCKED=1: one WPTM x WPTN block, rows tm*WPTM + i and columns tn*WPTN + j. */
+#define ROWVEC(g) (tm * GM + (g))
+#define COLVEC(h) (tn * GN + (h))
+#endif
 
 /*
  * P(r, c .. c+3) of a row-major matrix P with `rows` rows of `cols` floats,
@@ -59,7 +82,7 @@ float4 load4(const __global float *P, const int rows, const int cols, const int 
     float4 v = (float4)(0.0f);
     if (r < rows) {
         const int i = r * cols + c;
-        if (cols % 4 == 0) {
+        if (VGLOBAL && cols % 4 == 0) {    /* VGLOBAL=0: always one by one */
             if (c < cols)
                 v = ((const __global float4 *)P)[i / 4];
         } else {
@@ -78,7 +101,7 @@ void store4(__global float *P, const int rows, const int cols, const int r, cons
 {
     if (r < rows) {
         const int i = r * cols + c;
-        if (cols % 4 == 0) {
+        if (VGLOBAL && cols % 4 == 0) {    /* VGLOBAL=0: always one by one */
             if (c < cols)
                 ((__global float4 *)P)[i / 4] = v;
         } else {
@@ -149,6 +172,26 @@ void stash(__local float *at, __local float4 *bt,
     }
 }
 
+#if !VLOCAL
+/* Switch VLOCAL=0: the float4s that the inner loop reads from line k of the tiles, each
+   read as four floats from the same place. volatile, so that the compiler does not join
+   the four reads into one again (it knows they are aligned). */
+void read_scalars(float4 *a, float4 *b, const volatile __local float *aline,
+                  const volatile __local float *bline, const int tm, const int tn)
+{
+    #pragma unroll
+    for (int g = 0; g < GM; g++) {
+        const int r = 4 * ROWVEC(g);
+        a[g] = (float4)(aline[r], aline[r + 1], aline[r + 2], aline[r + 3]);
+    }
+    #pragma unroll
+    for (int h = 0; h < GN; h++) {
+        const int c = 4 * COLVEC(h);
+        b[h] = (float4)(bline[c], bline[c + 1], bline[c + 2], bline[c + 3]);
+    }
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
 void gemm_row_major_fast(const int M, const int N, const int K,
                          const __global float *A,
@@ -171,12 +214,12 @@ void gemm_row_major_fast(const int M, const int N, const int K,
      * of 32, so (TSM+4)*4 = 16 modulo the 32 banks: the two halves of the
      * warp land on banks r and r+16, all different. Without the padding
      * both halves would hit banks r: two-way conflicts. (Padding by 1 would
-     * break the 16-byte alignment of the lines.)
+     * break the 16-byte alignment of the lines.) PADA=0 takes it out.
      */
     __local float4 Atile[2][TSK][ALINE];
     __local float4 Btile[2][TSK][TSN / 4];
 
-    float4 acc[WPTM][GN];          /* acc[4g+i][h]: row 4*(g*RTSM+tm)+i, columns of group h */
+    float4 acc[WPTM][GN];          /* acc[4g+i][h]: row 4*ROWVEC(g)+i, columns of group h */
     float4 anext[LOADS_A];         /* the next step's tiles, on their way to local memory */
     float4 bnext[LOADS_B];
 
@@ -189,10 +232,18 @@ void gemm_row_major_fast(const int M, const int N, const int K,
 
     const int steps = (K + TSK - 1) / TSK;   /* the last one may be partial: zeros */
 
+#if PREFETCH
     fetch(anext, bnext, A, B, M, N, K, row0, col0, 0, tid);
+#endif
 
     for (int t = 0; t < steps; t++) {
         const int cur = t % 2;
+
+#if !PREFETCH
+        /* Switch PREFETCH=0: this step's tiles leave global memory only now, and
+           nothing is in flight while the step computes. */
+        fetch(anext, bnext, A, B, M, N, K, row0, col0, t * TSK, tid);
+#endif
 
         /* Buffer cur was last read in step t-2; the barrier of step t-1
            came after that, so it is free, while slower work-items may
@@ -206,8 +257,10 @@ void gemm_row_major_fast(const int M, const int N, const int K,
            stash at the top of the next step, so they are in flight while
            this work-item does its TSK*WPTM*WPTN multiply-adds. The
            condition is the same for the whole group. */
+#if PREFETCH
         if (t + 1 < steps)
             fetch(anext, bnext, A, B, M, N, K, row0, col0, (t + 1) * TSK, tid);
+#endif
 
         #pragma unroll
         for (int k = 0; k < TSK; k++) {
@@ -215,12 +268,16 @@ void gemm_row_major_fast(const int M, const int N, const int K,
             /* The warp's 32 work-items hold 32/RTSN values of tm and read
                as many float4s of Atile (broadcast); they read RTSN
                consecutive float4s of Btile: no bank conflicts. */
+#if VLOCAL
             #pragma unroll
             for (int g = 0; g < GM; g++)
-                a[g] = Atile[cur][k][g * RTSM + tm];
+                a[g] = Atile[cur][k][ROWVEC(g)];
             #pragma unroll
             for (int h = 0; h < GN; h++)
-                b[h] = Btile[cur][k][h * RTSN + tn];
+                b[h] = Btile[cur][k][COLVEC(h)];
+#else
+            read_scalars(a, b, (__local float *)Atile[cur][k], (__local float *)Btile[cur][k], tm, tn);
+#endif
             /* WPTM*WPTN multiply-adds from (WPTM+WPTN)/4 local reads. */
             #pragma unroll
             for (int g = 0; g < GM; g++) {
@@ -243,8 +300,8 @@ void gemm_row_major_fast(const int M, const int N, const int K,
         for (int i = 0; i < 4; i++) {
             #pragma unroll
             for (int h = 0; h < GN; h++)
-                store4(C, M, N, row0 + 4 * (g * RTSM + tm) + i,
-                       col0 + 4 * (h * RTSN + tn), acc[4 * g + i][h]);
+                store4(C, M, N, row0 + 4 * ROWVEC(g) + i, col0 + 4 * COLVEC(h),
+                       acc[4 * g + i][h]);
         }
     }
 }

@@ -255,8 +255,8 @@ static bool is_identifier(const char *s)
     return true;
 }
 
-/* "NAME = DEFAULT in V1, V2, ..." */
-static int parse_param(struct reader *r, const char *value)
+/* "NAME = DEFAULT in V1, V2, ...", of a param or a switch line. */
+static int parse_param(struct reader *r, const char *value, bool is_switch)
 {
     struct lesson *l = r->l;
     struct lesson_param *p;
@@ -271,6 +271,7 @@ static int parse_param(struct reader *r, const char *value)
         return bad(r, "%s", "expected \"NAME = DEFAULT in V1, V2, ...\"");
     p = &l->params[l->nparams];
     p->name = dup_trimmed(value, (size_t)(eq - value));
+    p->is_switch = is_switch;
     l->nparams++;   /* counted now, so that lesson_free releases it after an error */
     if (!is_identifier(p->name))
         return bad(r, "parameter name \"%s\" is not an identifier", p->name);
@@ -419,10 +420,10 @@ static int key_line(const struct reader *r, const char *key)
     return 0;
 }
 
-/* param, multiple and require may repeat; every other key is given at most once. */
+/* param, switch, multiple and require may repeat; every other key is given at most once. */
 static int check_once(struct reader *r, const char *key)
 {
-    static const char *const repeatable[] = { "param", "multiple", "require" };
+    static const char *const repeatable[] = { "param", "switch", "multiple", "require" };
 
     for (size_t i = 0; i < sizeof repeatable / sizeof repeatable[0]; i++)
         if (strcmp(key, repeatable[i]) == 0)
@@ -522,7 +523,9 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
     if (strcmp(key, "pad") == 0)
         return parse_bool(r, value, &l->pad);
     if (strcmp(key, "param") == 0)
-        return parse_param(r, value);
+        return parse_param(r, value, false);
+    if (strcmp(key, "switch") == 0)
+        return parse_param(r, value, true);
     if (strcmp(key, "global") == 0)
         return parse_dims(r, value, l->global, &l->dims);
     if (strcmp(key, "local") == 0)

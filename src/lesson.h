@@ -29,6 +29,7 @@ struct lesson_param {
     long long def;
     long long *values;          /* the allowed values, in file order */
     size_t nvalues;
+    bool is_switch;             /* a switch: the tuner keeps it at its default */
 };
 
 struct lesson_multiple {

@@ -152,7 +152,8 @@ static void print_facts(FILE *out, const struct lesson *l, int width)
     }
     fputc('\n', out);
     for (size_t i = 0; i < l->nparams; i++) {
-        fprintf(out, "Parameter %s = %lld (allowed:", l->params[i].name, l->params[i].def);
+        fprintf(out, "%s %s = %lld (allowed:", l->params[i].is_switch ? "Switch" : "Parameter", l->params[i].name,
+                l->params[i].def);
         for (size_t v = 0; v < l->params[i].nvalues; v++)
             fprintf(out, " %lld", l->params[i].values[v]);
         fprintf(out, ")\n");

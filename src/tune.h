@@ -40,11 +40,13 @@ struct tune_result {
     size_t ngflops;
 };
 
-/* The number of configurations: the product of the numbers of allowed values. */
+/* The number of configurations: the product of the numbers of allowed values of the
+   parameters that are not switches. */
 size_t tune_space_size(const struct lesson *l);
-/* The configuration at index, the last parameter varying fastest. */
+/* The configuration at index, the last parameter varying fastest; switches at their
+   defaults. */
 void tune_space_get(const struct lesson *l, size_t index, struct param_set *ps);
-/* The index of a configuration (of allowed values). */
+/* The index of a configuration (of allowed values); its switches do not count. */
 size_t tune_space_index(const struct lesson *l, const struct param_set *ps);
 
 /* $XDG_STATE_HOME/clmm-tutor/tune/DEVICE-lesson-N-MxNxK.log (or ~/.local/state/...). */

@@ -46,18 +46,19 @@ static void run(const struct lesson *l, const struct param_set *ps, struct gemm_
     workspace_free(&w);
 }
 
-/* The lesson is verified at every size it claims. */
-static void check_sizes(const struct lesson *l)
+/* The lesson is verified at every size it claims, with the parameters ps (NULL: its
+   defaults); what names them in a failure. */
+static void check_sizes_with(const struct lesson *l, const struct param_set *ps, const char *what)
 {
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         struct run_result r;
         bool takes_it = l->pad || l->engine == ENGINE_HOST || (l->nmultiples == 0 && !l->square);
-        run(l, NULL, sizes[s], &r);
+        run(l, ps, sizes[s], &r);
         if (!takes_it && r.status == RUN_REFUSED) {
             run_result_free(&r);
             continue;
         }
-        ck_assert_msg(r.status == RUN_OK, "lesson %d at %lldx%lldx%lld: %s: %s", l->number,
+        ck_assert_msg(r.status == RUN_OK, "lesson %d%s at %lldx%lldx%lld: %s: %s", l->number, what,
                       sizes[s].m, sizes[s].n, sizes[s].k, run_status_name(r.status), r.error.msg);
         ck_assert(r.verify.ok);
         ck_assert(r.verify.max_error <= r.verify.tolerance);
@@ -65,6 +66,11 @@ static void check_sizes(const struct lesson *l)
         ck_assert_int_eq(r.reps, 1);
         run_result_free(&r);
     }
+}
+
+static void check_sizes(const struct lesson *l)
+{
+    check_sizes_with(l, NULL, "");
 }
 
 START_TEST(test_lesson_sizes)
@@ -92,7 +98,8 @@ START_TEST(test_document_styles)
 END_TEST
 
 /* Each allowed value of each parameter, the others at their defaults: verified, or refused
-   with a reason by one of the lesson's require lines or a device limit. */
+   with a reason by one of the lesson's require lines or a device limit. A switch's values
+   take out a part of the kernel, the edge code included: each is verified at every size. */
 START_TEST(test_lesson_params)
 {
     const struct lesson *l = &lessons.items[_i];
@@ -109,6 +116,11 @@ START_TEST(test_lesson_params)
                           "lesson %d with %s=%lld: %s: %s", l->number, l->params[p].name,
                           l->params[p].values[v], run_status_name(r.status), r.error.msg);
             run_result_free(&r);
+            if (l->params[p].is_switch && ps.values[p] != l->params[p].def) {
+                char what[128];
+                snprintf(what, sizeof what, " with %s=%lld", l->params[p].name, ps.values[p]);
+                check_sizes_with(l, &ps, what);
+            }
         }
 }
 END_TEST

@@ -125,6 +125,7 @@ grep -qx ': side branch "row per work-item": lessons 2 to 4, off lesson 1' "$tmp
 awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out" || not_ok "--list fits 80 columns"
 expect "--show prints the lesson and its kernel" 0 "__kernel" "$tutor" --show 5
 grep -q "^Lesson 5: " "$tmp/out" || not_ok "--show 5 starts with its title"
+expect "--show tells a switch from a parameter" 0 "^Switch PREFETCH = 1 \(allowed: 1 0\)" "$tutor" --show 13
 
 mkdir "$tmp/bad"
 printf 'lesson: 1\ntitle: t\nsources: s\nkernel: k.cl\nfoo: bar\n---\ntext\n' >"$tmp/bad/01-bad.lesson"
@@ -149,7 +150,7 @@ else
         "$tutor" --bench --lesson 1 --size 32 --device no-such-device
     expect "device by index" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0 --format csv
     expect "device by platform:device" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0:0 --format csv
-    expect "csv: header and a verified row" 0 '^[^,]*,1,"[^"]*","TS=[0-9]+",40,30,20,[0-9]+,[0-9]+,[0-9]+,ok,' \
+    expect "csv: header and a verified row" 0 '^[^,]*,1,"[^"]*","TS=[0-9]+ SWAP=[0-9]+",40,30,20,[0-9]+,[0-9]+,[0-9]+,ok,' \
         "$tutor" --bench --lesson 1 --size 40x30x20 --reps 2 --format csv --no-reference
     head -1 "$tmp/out" | grep -q '^device,lesson,title,params,m,n,k,' || not_ok "csv header"
     expect "--check-timing adds the host-clock figure" 0 '^[^,]*,5,.*,ok,.*,exhaustive,[0-9.e+-]+,[0-9.e+-]+,' \

@@ -349,6 +349,33 @@ START_TEST(test_lesson_missing_separator)
 }
 END_TEST
 
+/* A switch is a parameter the tuner leaves alone: parsed as one, counted among them, in
+   file order, and marked. */
+START_TEST(test_lesson_switch)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson_with(12, "switch: WPT = 1 in 1, 0\n"), &l);
+    ck_assert_uint_eq(l.nparams, 2);
+    ck_assert(!l.params[0].is_switch);
+    ck_assert(l.params[1].is_switch);
+    ck_assert_str_eq(l.params[1].name, "WPT");
+    ck_assert_int_eq(l.params[1].def, 1);
+    ck_assert_uint_eq(l.params[1].nvalues, 2);
+    ck_assert_int_eq(l.params[1].values[1], 0);
+    ck_assert_int_eq(lesson_param_index(&l, "WPT"), 1);
+    lesson_free(&l);
+    /* Repeatable, and checked as a param line is. */
+    parse_ok(full_lesson_with(13, "switch: PAD = 4 in 4, 0\nswitch: VEC = 0 in 0, 1\n"), &l);
+    ck_assert_uint_eq(l.nparams, 4);
+    ck_assert(l.params[2].is_switch && l.params[3].is_switch);
+    ck_assert_str_eq(l.params[3].name, "VEC");
+    lesson_free(&l);
+    parse_fails(full_lesson_with(12, "switch: WPT = 2 in 1, 0\n"), 12, "not among its allowed values");
+    parse_fails(full_lesson_with(12, "switch: TS = 1 in 1, 0\n"), 12, "declared twice");
+}
+END_TEST
+
 START_TEST(test_lesson_param_errors)
 {
     parse_fails(full_lesson_with(11, "param: TS = 12 in 8, 16, 32\n"), 11, "not among its allowed values");
@@ -792,6 +819,7 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_full_header);
     tcase_add_test(parse, test_lesson_full_args);
     tcase_add_test(parse, test_lesson_full_params);
+    tcase_add_test(parse, test_lesson_switch);
     tcase_add_test(parse, test_lesson_full_launch);
     tcase_add_test(parse, test_lesson_defaults);
     tcase_add_test(parse, test_lesson_short_title);

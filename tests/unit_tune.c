@@ -66,6 +66,37 @@ START_TEST(test_tune_space)
 }
 END_TEST
 
+/* A switch is no part of the space: 3 x 4 configurations still, each with the switches at
+   their defaults, and a configuration's index does not depend on them. */
+START_TEST(test_tune_space_switches)
+{
+    static const char text[] =
+        "lesson: 6\ntitle: Tiles\nsources: 003\nengine: host\n"
+        "switch: PAD = 4 in 4, 0\nparam: TS = 16 in 8, 16, 32\n"
+        "switch: VEC = 0 in 0, 1, 2\nparam: WPT = 4 in 1, 2, 4, 8\n---\n";
+    static const long long ts[] = { 8, 16, 32 }, wpt[] = { 1, 2, 4, 8 };
+    struct lesson l;
+    struct param_set ps;
+    struct error e;
+
+    error_init(&e);
+    ck_assert_msg(lesson_parse("s.lesson", text, NULL, &l, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(tune_space_size(&l), 12);
+    for (size_t i = 0; i < 12; i++) {
+        tune_space_get(&l, i, &ps);
+        ck_assert_int_eq(ps.values[0], 4);
+        ck_assert_int_eq(ps.values[1], ts[i / 4]);
+        ck_assert_int_eq(ps.values[2], 0);
+        ck_assert_int_eq(ps.values[3], wpt[i % 4]);
+        ck_assert_uint_eq(tune_space_index(&l, &ps), i);
+        ps.values[0] = 0;
+        ps.values[2] = 2;
+        ck_assert_uint_eq(tune_space_index(&l, &ps), i);
+    }
+    lesson_free(&l);
+}
+END_TEST
+
 /* The log is under XDG_STATE_HOME, named after the device (as a file name), lesson and size. */
 START_TEST(test_tune_log_path)
 {
@@ -719,6 +750,7 @@ Suite *tune_suite(void)
 
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_tune_space);
+    tcase_add_test(tc, test_tune_space_switches);
     tcase_add_test(tc, test_tune_log_path);
     tcase_add_test(tc, test_tuned_path);
     tcase_add_test(tc, test_tuned_round_trip);
