@@ -802,6 +802,8 @@ int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e)
 
     set->items = NULL;
     set->count = 0;
+    set->sources.items = NULL;
+    set->sources.count = 0;
     if (!dh) {
         error_set(e, "cannot open the lesson directory %s: %s", dir, strerror(errno));
         return -1;
@@ -839,6 +841,11 @@ int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e)
         return -1;
     }
     qsort(set->items, set->count, sizeof *set->items, by_number);
+    snprintf(path, sizeof path, "%s/SOURCES", dir);
+    if (sources_load(path, &set->sources, e) < 0) {
+        lesson_set_free(set);
+        return -1;
+    }
     return 0;
 }
 
@@ -849,6 +856,7 @@ void lesson_set_free(struct lesson_set *set)
     free(set->items);
     set->items = NULL;
     set->count = 0;
+    sources_free(&set->sources);
 }
 
 const struct lesson *lesson_set_find(const struct lesson_set *set, int number)

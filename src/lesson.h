@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "sources.h"
 
 #define LESSON_MAX_PARAMS 12
 #define LESSON_MAX_ARGS 16
@@ -85,6 +86,7 @@ struct lesson {
 struct lesson_set {
     struct lesson *items;       /* sorted by number */
     size_t count;
+    struct source_set sources;  /* the documents of the directory's SOURCES file, if any */
 };
 
 /* Parses one lesson file's text (a byte-order mark at its start is skipped). file names it
@@ -110,7 +112,8 @@ int lesson_parse_extra(const char *file, const char *text, const char *const *ke
                        const struct lesson_extra *extra, struct lesson *l, struct error *e);
 
 /* Loads every *.lesson file of dir, each a regular file of at most LESSON_FILE_MAX bytes;
-   kernels are looked up in dir, then dir/../kernels, and must lie in one of them. */
+   kernels are looked up in dir, then dir/../kernels, and must lie in one of them. The
+   documents come from dir/SOURCES (sources_load: none when there is no such file). */
 int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e);
 void lesson_set_free(struct lesson_set *set);
 const struct lesson *lesson_set_find(const struct lesson_set *set, int number);
