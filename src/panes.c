@@ -18,6 +18,7 @@
 #include "inside.h"
 #include "roofline.h"
 #include "measure.h"
+#include "sources.h"
 #include "stats.h"
 #include "str.h"
 #include "text.h"
@@ -379,9 +380,9 @@ void panes_draw_text(const struct rect *r, struct screen_model *m)
     in = frame(r, title, m->focus == PANE_TEXT);
     text_layout(task ? task : l->text, in.w - 1, &lines);
     free(task);
-    /* The sources come last, after a blank line, wrapped like the prose. */
-    sources_text = xmalloc(strlen(l->sources) + sizeof "Sources: ");
-    sprintf(sources_text, "Sources: %s", l->sources);
+    /* The sources come last, after a blank line, wrapped like the prose: the lesson's line,
+       then the title, author and address of each document it cites. */
+    sources_text = sources_markup(&m->lessons->sources, l->sources);
     text_layout(m->exercise ? "" : sources_text, in.w - 1, &sources);
     free(sources_text);
     total = (int)(lines.count + 1 + sources.count);
@@ -406,6 +407,8 @@ void panes_draw_text(const struct rect *r, struct screen_model *m)
                 draw_markup(y, x, in.w - t->indent, t->text, A_NORMAL);
         } else if (i > (int)lines.count && i < total) {
             const struct text_line *t = &sources.items[i - (int)lines.count - 1];
+            if (t->kind == TEXT_ITEM)
+                puts_at(y, in.x + t->indent - 2, 2, crt_utf8() ? "\u2022 " : "- ", crt_attr(ROLE_DIM));
             put_cut(y, in.x + t->indent, in.w - t->indent, t->text, 0, crt_attr(ROLE_DIM));
         }
     }
