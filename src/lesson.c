@@ -602,12 +602,15 @@ static int check_complete(struct reader *r)
         return bad(r, "the header has no \"%s:\" line", missing);
     if (!l->short_title)
         l->short_title = shorten(l->title);
-    if (l->engine == ENGINE_HOST && (l->kernel_file || l->entry || l->options || l->nargs || l->dims ||
+    /* A host lesson's kernel line names the C source it shows, which the tool runs built in:
+       nothing about launching it applies. */
+    if (l->engine == ENGINE_HOST && (l->entry || l->options || l->nargs || l->dims ||
                                      l->local_dims || l->b_transposed || l->column_major ||
                                      has_layout(&l->layout)))
-        return bad(r, "%s", "a host lesson (engine: host) takes no kernel, entry, options, args, "
+        return bad(r, "%s", "a host lesson (engine: host) takes no entry, options, args, "
                             "global, local, order or b-transposed lines, nor the keys of its "
-                            "work-groups (tile, item, item-run, local-a, local-b, local-copies, loads)");
+                            "work-groups (tile, item, item-run, local-a, local-b, local-copies, loads); "
+                            "its kernel line, if any, names the C source shown");
     if (l->local_dims && l->local_dims != l->dims) {
         r->line = key_line(r, "local");
         return bad(r, "%s", "local has a different number of dimensions than global");

@@ -60,7 +60,8 @@ struct lesson {
     char *sources;
     enum lesson_engine engine;
     char *file;                 /* the lesson file, as given */
-    char *kernel_file;          /* resolved path of the kernel, NULL for the host engine */
+    char *kernel_file;          /* resolved path of the kernel; for the host engine the C source
+                                   shown (run built in), or NULL */
     char *entry;
     char *options;              /* extra compiler options, may be NULL */
     struct lesson_arg args[LESSON_MAX_ARGS];
