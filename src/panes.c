@@ -571,7 +571,8 @@ static void draw_inside(const struct rect *r, struct screen_model *m)
     if (!in) {
         bool failed = v->inside_lesson == m->lesson && !v->inside_have && v->inside_error[0];
         draw_wrapped(&box, 0, failed ? v->inside_error : current(m)->engine == ENGINE_HOST
-                                                             ? "The host reference is C on the CPU: no kernel."
+                                                             ? "The host reference is C on the CPU: no kernel "
+                                                               "to look inside (i: its source)."
                                                              : "building the kernel to look inside...",
                      crt_attr(failed ? ROLE_WARNING : ROLE_DIM));
         return;
@@ -606,7 +607,9 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
     }
     if (!m->source) {
         in = frame(r, "Source", m->focus == PANE_SOURCE);
-        puts_at(in.y, in.x, in.w, "The host reference is C on the CPU: no kernel.", crt_attr(ROLE_DIM));
+        draw_wrapped(&in, 0, current(m)->engine == ENGINE_HOST ? "The host reference is C on the CPU; its "
+                     "lesson names no source to show (a kernel: line)." : "The kernel cannot be read.",
+                     crt_attr(ROLE_DIM));
         return;
     }
     if (m->exercise) {

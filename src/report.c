@@ -93,7 +93,12 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
     for (size_t i = 0; i < ncited; i++)
         print_source(out, cited[i], 6, width);
     if (l->engine == ENGINE_HOST) {
-        fprintf(out, "Runs on the host CPU, one core; no kernel.\n");
+        fprintf(out, "Runs on the host CPU, one core; no OpenCL kernel.\n");
+        if (l->kernel_file) {
+            fprintf(out, "Source: C, built into the tool, in ");
+            put_text(out, l->kernel_file, false);
+            fputc('\n', out);
+        }
         return;
     }
     fprintf(out, "Kernel: ");
@@ -169,7 +174,7 @@ void report_show(FILE *out, const struct lesson *l, const struct source_set *sou
     print_facts(out, l, sources, width);
     fputc('\n', out);
     text_print(out, l->text, width);
-    if (l->engine == ENGINE_HOST)
+    if (!l->kernel_file)
         return;
     fprintf(out, "\n==== ");
     put_text(out, l->kernel_file, false);

@@ -113,6 +113,11 @@ expect "--list shows lessons 0 to 13" 0 "^13 " "$tutor" --list
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
     grep -Eq "^ ?$n " "$tmp/out" || { echo "    lesson $n missing" >>"$tmp/err"; not_ok "--list has lesson $n"; }
 done
+# The host lesson shows the C loop the tool runs, from the file the tool is built with.
+expect "--show 0 prints the host loop" 0 "^==== .*/kernels/00-host-reference\.c ====$" "$tutor" --show 0
+grep -q "^Source: C, built into the tool, in .*/kernels/00-host-reference\.c$" "$tmp/out" &&
+    grep -q "acc += A\[i \* K + k\] \* B\[k \* N + j\];" "$tmp/out" ||
+    not_ok "--show 0 names the C source and prints its loop"
 expect "--show prints the lesson and its kernel" 0 "__kernel" "$tutor" --show 5
 grep -q "^Lesson 5: " "$tmp/out" || not_ok "--show 5 starts with its title"
 # After its sources line, each document it cites, whole, from lessons/SOURCES.
