@@ -63,16 +63,22 @@ int commands_terminal_width(void)
     return 80;
 }
 
+/* The lesson directory: --lessons DIR, else the installed (or source tree) lessons. */
+static void lessons_dir(const struct options *opts, char *dir, size_t len)
+{
+    if (opts->lessons_dir)
+        snprintf(dir, len, "%s", opts->lessons_dir);
+    else
+        snprintf(dir, len, "%s/lessons", datadir_get());
+}
+
 static int load_lessons(const struct options *opts, struct lesson_set *set)
 {
     char dir[4096];
     struct error e;
 
     error_init(&e);
-    if (opts->lessons_dir)
-        snprintf(dir, sizeof dir, "%s", opts->lessons_dir);
-    else
-        snprintf(dir, sizeof dir, "%s/lessons", datadir_get());
+    lessons_dir(opts, dir, sizeof dir);
     if (lesson_set_load(dir, set, &e) < 0)
         return commands_fail(EXIT_ENVIRONMENT, &e);
     return EXIT_OK;
@@ -718,8 +724,14 @@ int commands_run(const struct options *opts, commands_screen *screen)
         report_list(stdout, &set);
         break;
     case MODE_SHOW:
-        report_show(stdout, lesson_set_find(&set, lesson), commands_terminal_width());
+        report_show(stdout, lesson_set_find(&set, lesson), &set.sources, commands_terminal_width());
         break;
+    case MODE_SOURCES: {
+        char dir[4096];
+        lessons_dir(opts, dir, sizeof dir);
+        report_sources(stdout, &set.sources, dir, commands_terminal_width());
+        break;
+    }
     case MODE_BENCH:
         status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson, bench);
         break;
@@ -759,7 +771,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
             break;
         }
         /* Not a terminal: the lesson, then its measurement, as text. */
-        report_show(stdout, lesson_set_find(&set, lesson), commands_terminal_width());
+        report_show(stdout, lesson_set_find(&set, lesson), &set.sources, commands_terminal_width());
         printf("\n");
         fflush(stdout);
         status = with_device(opts, &set, lesson, bench);

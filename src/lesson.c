@@ -612,12 +612,15 @@ static int check_complete(struct reader *r)
         return bad(r, "the header has no \"%s:\" line", missing);
     if (!l->short_title)
         l->short_title = shorten(l->title);
-    if (l->engine == ENGINE_HOST && (l->kernel_file || l->entry || l->options || l->nargs || l->dims ||
+    /* A host lesson's kernel line names the C source it shows, which the tool runs built in:
+       nothing about launching it applies. */
+    if (l->engine == ENGINE_HOST && (l->entry || l->options || l->nargs || l->dims ||
                                      l->local_dims || l->b_transposed || l->column_major ||
                                      has_layout(&l->layout)))
-        return bad(r, "%s", "a host lesson (engine: host) takes no kernel, entry, options, args, "
+        return bad(r, "%s", "a host lesson (engine: host) takes no entry, options, args, "
                             "global, local, order or b-transposed lines, nor the keys of its "
-                            "work-groups (tile, item, item-run, local-a, local-b, local-copies, loads)");
+                            "work-groups (tile, item, item-run, local-a, local-b, local-copies, loads); "
+                            "its kernel line, if any, names the C source shown");
     if (l->local_dims && l->local_dims != l->dims) {
         r->line = key_line(r, "local");
         return bad(r, "%s", "local has a different number of dimensions than global");
@@ -813,6 +816,8 @@ int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e)
 
     set->items = NULL;
     set->count = 0;
+    set->sources.items = NULL;
+    set->sources.count = 0;
     if (!dh) {
         error_set(e, "cannot open the lesson directory %s: %s", dir, strerror(errno));
         return -1;
@@ -850,6 +855,11 @@ int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e)
         return -1;
     }
     qsort(set->items, set->count, sizeof *set->items, by_number);
+    snprintf(path, sizeof path, "%s/SOURCES", dir);
+    if (sources_load(path, &set->sources, e) < 0) {
+        lesson_set_free(set);
+        return -1;
+    }
     return 0;
 }
 
@@ -860,6 +870,7 @@ void lesson_set_free(struct lesson_set *set)
     free(set->items);
     set->items = NULL;
     set->count = 0;
+    sources_free(&set->sources);
 }
 
 const struct lesson *lesson_set_find(const struct lesson_set *set, int number)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "sources.h"
 
 #define LESSON_MAX_PARAMS 12
 #define LESSON_MAX_ARGS 16
@@ -62,7 +63,8 @@ struct lesson {
     char *branch;               /* the side branch's name; NULL: the main line */
     enum lesson_engine engine;
     char *file;                 /* the lesson file, as given */
-    char *kernel_file;          /* resolved path of the kernel, NULL for the host engine */
+    char *kernel_file;          /* resolved path of the kernel; for the host engine the C source
+                                   shown (run built in), or NULL */
     char *entry;
     char *options;              /* extra compiler options, may be NULL */
     struct lesson_arg args[LESSON_MAX_ARGS];
@@ -88,6 +90,7 @@ struct lesson {
 struct lesson_set {
     struct lesson *items;       /* sorted by number */
     size_t count;
+    struct source_set sources;  /* the documents of the directory's SOURCES file, if any */
 };
 
 /* Parses one lesson file's text (a byte-order mark at its start is skipped). file names it
@@ -113,7 +116,8 @@ int lesson_parse_extra(const char *file, const char *text, const char *const *ke
                        const struct lesson_extra *extra, struct lesson *l, struct error *e);
 
 /* Loads every *.lesson file of dir, each a regular file of at most LESSON_FILE_MAX bytes;
-   kernels are looked up in dir, then dir/../kernels, and must lie in one of them. */
+   kernels are looked up in dir, then dir/../kernels, and must lie in one of them. The
+   documents come from dir/SOURCES (sources_load: none when there is no such file). */
 int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e);
 void lesson_set_free(struct lesson_set *set);
 const struct lesson *lesson_set_find(const struct lesson_set *set, int number);

@@ -14,13 +14,14 @@ enum {
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
     OPT_PREDICT, OPT_YES, OPT_HINT,
-    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY
+    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES
 };
 
 static const struct option long_options[] = {
     { "list", no_argument, NULL, OPT_LIST },
     { "devices", no_argument, NULL, OPT_DEVICES },
     { "show", required_argument, NULL, OPT_SHOW },
+    { "sources", no_argument, NULL, OPT_SOURCES },
     { "bench", no_argument, NULL, OPT_BENCH },
     { "lesson", required_argument, NULL, OPT_LESSON },
     { "size", required_argument, NULL, OPT_SIZE },
@@ -78,7 +79,8 @@ void options_usage(FILE *out)
           "                      FP32 peak and memory bandwidth (measured the first time)\n"
           "  --ceilings          measure the device's FP32 peak and bandwidth again and keep\n"
           "                      them for --devices and the tutor; --format json\n"
-          "  --show N            print lesson N and its kernel source\n"
+          "  --show N            print lesson N, the documents it follows and its source\n"
+          "  --sources           print the documents the lessons follow (lessons/SOURCES)\n"
           "  --bench             measure lessons (all, or --lesson N) and print a table\n"
           "  --tune --lesson N   search lesson N's parameters on the device; later runs on\n"
           "                      that device use the best ones\n"
@@ -283,7 +285,7 @@ static int parse_param(const char *text, struct options *opts, struct error *e)
 static int set_mode(struct options *opts, enum mode mode, const char *option, struct error *e)
 {
     if (opts->mode != MODE_TUTOR && opts->mode != mode) {
-        error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --bench, --tune, "
+        error_set(e, "%s cannot be combined with another mode (--list, --devices, --show, --sources, --bench, --tune, "
                      "--inside, --exercises, --check, --hint, --reset, --solution, --ceilings)", option);
         return -1;
     }
@@ -355,6 +357,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             if (rc == 0)
                 rc = parse_lesson("--show", optarg, 0, &show, e);
             break;
+        case OPT_SOURCES: rc = set_mode(opts, MODE_SOURCES, "--sources", e); break;
         case OPT_BENCH: rc = set_mode(opts, MODE_BENCH, "--bench", e); break;
         case OPT_TUNE: rc = set_mode(opts, MODE_TUNE, "--tune", e); break;
         case OPT_MAX_CONFIGS:

@@ -18,6 +18,7 @@
 #include "inside.h"
 #include "roofline.h"
 #include "measure.h"
+#include "sources.h"
 #include "stats.h"
 #include "str.h"
 #include "text.h"
@@ -381,9 +382,9 @@ void panes_draw_text(const struct rect *r, struct screen_model *m)
     in = frame(r, title, m->focus == PANE_TEXT);
     text_layout(task ? task : l->text, in.w - 1, &lines);
     free(task);
-    /* The sources come last, after a blank line, wrapped like the prose. */
-    sources_text = xmalloc(strlen(l->sources) + sizeof "Sources: ");
-    sprintf(sources_text, "Sources: %s", l->sources);
+    /* The sources come last, after a blank line, wrapped like the prose: the lesson's line,
+       then the title, author and address of each document it cites. */
+    sources_text = sources_markup(&m->lessons->sources, l->sources);
     text_layout(m->exercise ? "" : sources_text, in.w - 1, &sources);
     free(sources_text);
     total = (int)(lines.count + 1 + sources.count);
@@ -408,6 +409,8 @@ void panes_draw_text(const struct rect *r, struct screen_model *m)
                 draw_markup(y, x, in.w - t->indent, t->text, A_NORMAL);
         } else if (i > (int)lines.count && i < total) {
             const struct text_line *t = &sources.items[i - (int)lines.count - 1];
+            if (t->kind == TEXT_ITEM)
+                puts_at(y, in.x + t->indent - 2, 2, crt_utf8() ? "\u2022 " : "- ", crt_attr(ROLE_DIM));
             put_cut(y, in.x + t->indent, in.w - t->indent, t->text, 0, crt_attr(ROLE_DIM));
         }
     }
@@ -570,7 +573,8 @@ static void draw_inside(const struct rect *r, struct screen_model *m)
     if (!in) {
         bool failed = v->inside_lesson == m->lesson && !v->inside_have && v->inside_error[0];
         draw_wrapped(&box, 0, failed ? v->inside_error : current(m)->engine == ENGINE_HOST
-                                                             ? "The host reference is C on the CPU: no kernel."
+                                                             ? "The host reference is C on the CPU: no kernel "
+                                                               "to look inside (i: its source)."
                                                              : "building the kernel to look inside...",
                      crt_attr(failed ? ROLE_WARNING : ROLE_DIM));
         return;
@@ -605,7 +609,9 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
     }
     if (!m->source) {
         in = frame(r, "Source", m->focus == PANE_SOURCE);
-        puts_at(in.y, in.x, in.w, "The host reference is C on the CPU: no kernel.", crt_attr(ROLE_DIM));
+        draw_wrapped(&in, 0, current(m)->engine == ENGINE_HOST ? "The host reference is C on the CPU; its "
+                     "lesson names no source to show (a kernel: line)." : "The kernel cannot be read.",
+                     crt_attr(ROLE_DIM));
         return;
     }
     if (m->exercise) {

@@ -9,6 +9,7 @@
 #include "chart.h"
 #include "errmap.h"
 #include "roofline.h"
+#include "sources.h"
 #include "waves.h"
 #include "str.h"
 #include "text.h"
@@ -94,11 +95,11 @@ void report_list(FILE *out, const struct lesson_set *set)
     list_branches(out, set);
 }
 
-/* "Label: text", the text wrapped to width with continuation lines under its start. */
-static void print_wrapped(FILE *out, const char *label, const char *text, int width)
+/* "Label: text", the text wrapped to width and starting indent columns in, with
+   continuation lines under its start. */
+static void print_wrapped(FILE *out, const char *label, int indent, const char *text, int width)
 {
     struct text_lines lines;
-    int indent = (int)strlen(label) + 1;
     char *printable = text_printable(text, true);
 
     text_layout(printable, width - indent, &lines);
@@ -108,14 +109,42 @@ static void print_wrapped(FILE *out, const char *label, const char *text, int wi
     free(printable);
 }
 
-static void print_facts(FILE *out, const struct lesson *l, int width)
+/* One document of the SOURCES file, whole, margin columns in: its id and title, then its
+   other fields under the title. */
+static void print_source(FILE *out, const struct source *s, int margin, int width)
 {
+    static const char *const labels[] = { "Author:", "Address:", "About:" };
+    const char *values[] = { s->author, s->address, s->about };
+    char label[64];
+
+    snprintf(label, sizeof label, "%*s%s", margin, "", s->id);
+    print_wrapped(out, label, margin + 5, s->title, width);
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+        snprintf(label, sizeof label, "%*s%s", margin + 5, "", labels[i]);
+        print_wrapped(out, label, margin + 14, values[i], width);
+    }
+}
+
+/* The lesson's facts: its sources line followed by the documents it cites, then how its
+   kernel is launched. */
+static void print_facts(FILE *out, const struct lesson *l, const struct source_set *sources, int width)
+{
+    const struct source *cited[SOURCES_MAX];
+    size_t ncited = sources_cited(sources, l->sources, cited, SOURCES_MAX);
+
     fprintf(out, "Lesson %d: ", l->number);
     put_text(out, l->title, false);
     fputc('\n', out);
-    print_wrapped(out, "From:", l->sources, width);
+    print_wrapped(out, "From:", 6, l->sources, width);
+    for (size_t i = 0; i < ncited; i++)
+        print_source(out, cited[i], 6, width);
     if (l->engine == ENGINE_HOST) {
-        fprintf(out, "Runs on the host CPU, one core; no kernel.\n");
+        fprintf(out, "Runs on the host CPU, one core; no OpenCL kernel.\n");
+        if (l->kernel_file) {
+            fprintf(out, "Source: C, built into the tool, in ");
+            put_text(out, l->kernel_file, false);
+            fputc('\n', out);
+        }
         return;
     }
     fprintf(out, "Kernel: ");
@@ -170,16 +199,29 @@ static void print_facts(FILE *out, const struct lesson *l, int width)
     }
 }
 
-void report_show(FILE *out, const struct lesson *l, int width)
+void report_sources(FILE *out, const struct source_set *sources, const char *dir, int width)
+{
+    if (sources->count == 0) {
+        fprintf(out, "No documents: %s/SOURCES does not exist.\n", dir);
+        return;
+    }
+    for (size_t i = 0; i < sources->count; i++) {
+        if (i > 0)
+            fputc('\n', out);
+        print_source(out, &sources->items[i], 0, width);
+    }
+}
+
+void report_show(FILE *out, const struct lesson *l, const struct source_set *sources, int width)
 {
     struct error e;
     char *source;
 
     error_init(&e);
-    print_facts(out, l, width);
+    print_facts(out, l, sources, width);
     fputc('\n', out);
     text_print(out, l->text, width);
-    if (l->engine == ENGINE_HOST)
+    if (!l->kernel_file)
         return;
     fprintf(out, "\n==== ");
     put_text(out, l->kernel_file, false);

@@ -25,8 +25,12 @@ void report_list(FILE *out, const struct lesson_set *set);
    control characters escaped. */
 void report_json_string(FILE *out, const char *s);
 
-/* The lesson's facts, explanation and kernel source, wrapped to width. */
-void report_show(FILE *out, const struct lesson *l, int width);
+/* The lesson's facts with the documents of sources that its sources line cites, its
+   explanation and its kernel source, wrapped to width. */
+void report_show(FILE *out, const struct lesson *l, const struct source_set *sources, int width);
+
+/* Every document of sources, whole; dir is the lesson directory, named when there are none. */
+void report_sources(FILE *out, const struct source_set *sources, const char *dir, int width);
 
 /* A lesson's standing against the ceilings, kept for the table's block after its size. */
 struct report_point {

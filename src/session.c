@@ -944,8 +944,9 @@ struct session *session_start(const struct lesson_set *lessons, const struct ses
         abort();
     /* The defaults (and --param) until the device is known and its tuned parameters read. */
     choose_params(s, NULL, size, s->hand_set, s->params, s->origin);
+    /* Every source shown: the kernels, and the host lesson's C loop where it names it. */
     for (size_t i = 0; i < lessons->count; i++)
-        if (lessons->items[i].engine == ENGINE_OPENCL) {
+        if (lessons->items[i].kernel_file) {
             struct error e;
             error_init(&e);
             s->sources[i] = lesson_kernel_source(&lessons->items[i], &e);

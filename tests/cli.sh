@@ -61,7 +61,7 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
 }
 
 expect "--help lists every mode" 0 "--bench.*--show|--show" "$tutor" --help
-for opt in --list --devices --show --bench --lesson --size --reps --format --device --lessons \
+for opt in --list --devices --show --sources --bench --lesson --size --reps --format --device --lessons \
            --param --budget --max-launch --force --seed --no-reference --ceilings; do
     grep -q -- "$opt" "$tmp/out" || { echo "    --help lacks $opt" >>"$tmp/err"; not_ok "--help mentions $opt"; }
 done
@@ -123,8 +123,42 @@ done
 grep -qx ': side branch "row per work-item": lessons 2 to 4, off lesson 1' "$tmp/out" ||
     not_ok "--list names the side branch and the lesson it leaves"
 awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out" || not_ok "--list fits 80 columns"
+# The host lesson shows the C loop the tool runs, from the file the tool is built with.
+expect "--show 0 prints the host loop" 0 "^==== .*/kernels/00-host-reference\.c ====$" "$tutor" --show 0
+grep -q "^Source: C, built into the tool, in .*/kernels/00-host-reference\.c$" "$tmp/out" &&
+    grep -q "acc += A\[i \* K + k\] \* B\[k \* N + j\];" "$tmp/out" ||
+    not_ok "--show 0 names the C source and prints its loop"
 expect "--show prints the lesson and its kernel" 0 "__kernel" "$tutor" --show 5
 grep -q "^Lesson 5: " "$tmp/out" || not_ok "--show 5 starts with its title"
+# After its sources line, each document it cites, whole, from lessons/SOURCES.
+sed -n '/^From: /,/^Kernel: /p' "$tmp/out" >"$tmp/cited"
+grep -q "^      003  Tutorial: OpenCL SGEMM tuning for Kepler$" "$tmp/cited" &&
+    grep -q "^           Address: not given in the document$" "$tmp/cited" &&
+    grep -q "^           Author:  Tim Mattson, Simon McIntosh-Smith and Tom Deakin" "$tmp/cited" &&
+    [ "$(grep -c "^      00[0-4]  " "$tmp/cited")" -eq 5 ] &&
+    ok "--show 5 prints the five documents it cites after its sources line" ||
+    not_ok "--show 5 prints the five documents it cites after its sources line"
+expect "--show 2 cites only document 002" 0 "^      002  Tutorial OpenCL$" "$tutor" --show 2
+[ "$(grep -c "^      00[0-4]  " "$tmp/out")" -eq 1 ] || not_ok "--show 2 prints one document"
+expect "--sources prints every document" 0 "^004  Case study: matrix multiplication$" "$tutor" --sources
+[ "$(grep -c "^00[0-4]  " "$tmp/out")" -eq 5 ] && [ "$(grep -c "^     About:   " "$tmp/out")" -eq 5 ] ||
+    not_ok "--sources prints the five documents with what each is"
+usage_error "--sources with another mode" 'cannot be combined' --sources --list
+mkdir "$tmp/sources"
+cp "$top_srcdir/lessons/02-row-per-item.lesson" "$top_srcdir/kernels/02-row-per-item.cl" "$tmp/sources/"
+expect "--sources without a SOURCES file" 0 "^No documents: .*/SOURCES does not exist" \
+    "$tutor" --sources --lessons "$tmp/sources"
+expect "--show without a SOURCES file prints the sources line alone" 0 "^From: 002 " \
+    "$tutor" --show 2 --lessons "$tmp/sources"
+grep -q "^      002  " "$tmp/out" && not_ok "--show without a SOURCES file names no document"
+printf 'source: 002\ntitle: A title\nauthor: An author\naddress: https://example.org/2\nabout: What it is.\n' \
+    >"$tmp/sources/SOURCES"
+expect "--show takes the SOURCES file of --lessons DIR" 0 "^           Address: https://example.org/2$" \
+    "$tutor" --show 2 --lessons "$tmp/sources"
+printf 'source: 002\ntitle: A title\nwho: nobody\n' >"$tmp/sources/SOURCES"
+expect "malformed SOURCES: file, line and what was expected" 3 \
+    "sources/SOURCES:3: unknown key \"who\" \(expected source, title, author, address or about\)" \
+    "$tutor" --show 2 --lessons "$tmp/sources"
 expect "--show tells a switch from a parameter" 0 "^Switch PREFETCH = 1 \(allowed: 1 0\)" "$tutor" --show 13
 
 mkdir "$tmp/bad"

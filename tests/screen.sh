@@ -166,6 +166,25 @@ check "a new run starts where the last ended" "Lesson 9 \\(10 of 15\\).*100x70x3
 keys C-c
 check_restored "Ctrl-C" 0
 
+# ---- the host lesson: its C loop as the source, and the documents it cites ----
+# A state of its own: the run before set the one the next sections start from.
+export XDG_STATE_HOME="$tmp/state-host"
+start 100 40 --lesson 0 --size 64 $device
+check "the host lesson" "Lesson 0 \\(1 of 14\\)"
+keys End
+check "its explanation ends with its sources line" "000 \\(numpy as the CPU figure to"
+check "then each document cited, with its author and address" \
+    "002: Tutorial OpenCL; author: Tim Mattson"
+keys Tab
+check "the source pane shows the host loop" "00-host-reference\\.c"
+check "its C function" "gemm_host_reference"
+keys n c
+check "c in lesson 1 shows the diff from lesson 0's loop" "diff from lesson 0"
+keys q
+check_restored "q after the host lesson" 0
+export XDG_STATE_HOME="$tmp/state"
+# ---- end of: the host lesson ----
+
 # ---- signals and crashes ----
 start 100 30 --lesson 1 --size 64 $device
 check "started for SIGTERM" "Lesson 1 \\(2 of 15\\)"

@@ -319,10 +319,28 @@ START_TEST(test_lesson_host)
 }
 END_TEST
 
-START_TEST(test_lesson_host_takes_no_kernel)
+/* A host lesson's kernel line names the C source it shows; nothing about launching a kernel
+   is taken. */
+START_TEST(test_lesson_host_shows_its_source)
 {
-    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nkernel: tiles.cl\n---\n", 6,
-                "takes no kernel");
+    struct lesson l;
+    char kernel_path[256];
+
+    scratch_write(kernels_dir, "loop.c", "static void loop(void) {}\n");
+    parse_ok("lesson: 0\ntitle: T\nsources: S\nengine: host\nkernel: loop.c\n---\n", &l);
+    ck_assert_int_eq(l.engine, ENGINE_HOST);
+    snprintf(kernel_path, sizeof kernel_path, "%s/loop.c", kernels_dir);
+    ck_assert_str_eq(l.kernel_file, kernel_path);
+    ck_assert_ptr_null(l.entry);
+    lesson_free(&l);
+    /* The source must be there, as a kernel must. */
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nkernel: none.c\n---\n", 5,
+                "kernel file \"none.c\" not found");
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nkernel: loop.c\nentry: loop\n---\n", 7,
+                "takes no entry");
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nkernel: loop.c\nargs: M N K A B C\n---\n", 7,
+                "takes no entry, options, args");
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nglobal: M, N\n---\n", 6, "global");
     parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: cpu\n---\n", 4, "engine must be");
 }
 END_TEST
@@ -654,7 +672,7 @@ END_TEST
 
 START_TEST(test_lesson_layout_host)
 {
-    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\ntile: 1, 1\n---\n", 6, "takes no kernel");
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\ntile: 1, 1\n---\n", 6, "takes no entry");
     parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nloads: 2 * M * N * K\n---\n", 6,
                 "loads");
 }
@@ -796,10 +814,14 @@ START_TEST(test_lesson_shipped)
         const struct lesson *l = &set.items[i];
         ck_assert_msg(l->number == (int)i, "lessons are not numbered 0, 1, 2, ...: %s is lesson %d at "
                       "place %zu", l->file, l->number, i);
-        if (l->engine != ENGINE_OPENCL)
-            continue;
+        const struct source *cited[1];
+        /* Every lesson shows its source, the host lesson its C loop included. */
         ck_assert_msg(l->kernel_file && access(l->kernel_file, R_OK) == 0,
                       "%s: kernel %s is not readable", l->file, l->kernel_file);
+        ck_assert_msg(sources_cited(&set.sources, l->sources, cited, 1) > 0,
+                      "%s cites no document of lessons/SOURCES", l->file);
+        if (l->engine != ENGINE_OPENCL)
+            continue;
         /* Optional in the format, but the shipped lessons all have their diagram. */
         ck_assert_msg(l->layout.tile[0] && l->layout.item[0] && l->layout.loads,
                       "%s lacks a tile, item or loads line", l->file);
@@ -827,7 +849,7 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_short_title_default);
     tcase_add_test(parse, test_lesson_yes_no_keys);
     tcase_add_test(parse, test_lesson_host);
-    tcase_add_test(parse, test_lesson_host_takes_no_kernel);
+    tcase_add_test(parse, test_lesson_host_shows_its_source);
     tcase_add_test(parse, test_lesson_unknown_key);
     tcase_add_test(parse, test_lesson_missing_separator);
     tcase_add_test(parse, test_lesson_param_errors);

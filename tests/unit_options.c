@@ -149,6 +149,8 @@ START_TEST(test_options_modes)
     parse_ok(ARGS("--show", "3"), &o);
     ck_assert_int_eq(o.mode, MODE_SHOW);
     ck_assert_int_eq(o.lesson, 3);
+    parse_ok(ARGS("--sources"), &o);
+    ck_assert_int_eq(o.mode, MODE_SOURCES);
     parse_ok(ARGS("--bench", "--lesson", "12"), &o);
     ck_assert_int_eq(o.mode, MODE_BENCH);
     ck_assert_int_eq(o.lesson, 12);
