@@ -316,7 +316,7 @@ static void emit_launch(struct out *o, const struct lesson *l, const struct geom
 {
     emit(o, "\n    /* The NDRange: %zu work-items", g->work_items);
     if (g->has_local)
-        emit(o, " in %zu work-groups of %zu. */\n", g->groups, g->group_items);
+        emit(o, " in %zu work-group%s of %zu. */\n", g->groups, g->groups == 1 ? "" : "s", g->group_items);
     else
         emit(o, "; the lesson has no local line, so the implementation chooses the\n"
                 "       work-group size (local is NULL). */\n");
