@@ -33,5 +33,6 @@ Suite *check_suite(void);
 Suite *waves_suite(void);
 Suite *ceilings_suite(void);
 Suite *inside_suite(void);
+Suite *hostcode_suite(void);
 
 #endif
