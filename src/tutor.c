@@ -606,7 +606,7 @@ static const struct key_binding bindings[] = {
     { { 'x' }, key_cancel, "x", "cancel the series", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'v' }, key_scale, "v", "linear, log, speed-up", "v", "scale", 3, NULL, KEYS_LESSONS },
     { { 'i' }, key_inside, "i", "look inside the kernel", "i", "inside", 6, NULL, KEYS_LESSONS },
-    { { 'H' }, key_host_code, "H", "host code of the launch", NULL, NULL, 0, NULL, KEYS_LESSONS },
+    { { 'H' }, key_host_code, "H", "the launch's host code", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'l' }, key_roofline, "l", "roofline of the device", "l", "roofline", 5, NULL, KEYS_LESSONS },
     { { 'f' }, key_force, "f", "run a refused launch", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'X' }, key_exercises, "X", "exercises: the list", "X", "exercises", 9, "Exercises", KEYS_BOTH },

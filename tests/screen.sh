@@ -388,6 +388,10 @@ export XDG_STATE_HOME="$tmp/state"
 export XDG_STATE_HOME="$tmp/state-host"
 start 120 40 --lesson 9 --size 100x90x20 --param WPTM=4 $device
 check "ready for the host code" "Lesson 9 \(10 of 14\)"
+keys '?'
+check "the help lists H" "H +the launch.s host code"
+keys Escape
+check_gone "Esc closes the help" "Keys \(Esc or any other key closes\)"
 keys H
 check "H: the host code in the source pane" "Host code of lesson 9's launch at 100x90x20"
 check "its padding" "so 100x90x20 is padded to 128x128x32"
