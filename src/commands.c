@@ -18,6 +18,7 @@
 #include "datadir.h"
 #include "figures.h"
 #include "files.h"
+#include "hostcode.h"
 #include "inside.h"
 #include "excommands.h"
 #include "device.h"
@@ -155,6 +156,34 @@ int commands_open_device(const struct options *opts, struct device_list *list, s
 }
 
 static int measure_ceilings(struct ocl *cl, struct ceilings *c, struct error *e);
+
+/* --show N --host-code: the launch at the size asked for, with the lesson's defaults and
+   --param over them (no device is opened, so not the tuner's). */
+static int host_code(const struct options *opts, const struct lesson *l)
+{
+    const struct params_request req = { opts->params, opts->nparams, true, NULL };
+    struct param_set ps;
+    struct param_origin origin;
+    struct error e;
+    char *text;
+
+    if (l->engine == ENGINE_HOST) {
+        fprintf(stderr, "clmm-tutor: lesson %d runs on the host: it launches no kernel\n"
+                        "Try 'clmm-tutor --list'.\n", l->number);
+        return EXIT_USAGE;
+    }
+    error_init(&e);
+    if (params_choose(&req, l, NULL, opts->sizes[0], &ps, &origin, &e) < 0)
+        return commands_fail(EXIT_USAGE, &e);
+    if (!(text = hostcode_generate(l, &ps, opts->sizes[0], &e))) {
+        error_prefix(&e, "lesson %d at %lldx%lldx%lld", l->number, opts->sizes[0].m, opts->sizes[0].n,
+                     opts->sizes[0].k);
+        return commands_fail(EXIT_RUN_FAILED, &e);
+    }
+    fputs(text, stdout);
+    free(text);
+    return EXIT_OK;
+}
 
 /* The device's ceilings for the percentages: from the cache, else measured now (said on
    stderr, since it takes a moment); without them the report has no percentages. */
@@ -724,7 +753,10 @@ int commands_run(const struct options *opts, commands_screen *screen)
         report_list(stdout, &set);
         break;
     case MODE_SHOW:
-        report_show(stdout, lesson_set_find(&set, lesson), &set.sources, commands_terminal_width());
+        if (opts->host_code)
+            status = host_code(opts, lesson_set_find(&set, lesson));
+        else
+            report_show(stdout, lesson_set_find(&set, lesson), &set.sources, commands_terminal_width());
         break;
     case MODE_SOURCES: {
         char dir[4096];

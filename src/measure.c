@@ -751,15 +751,12 @@ int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set
     return measure_build_extra(cl, l, ps, given, NULL, program, kernel, e);
 }
 
-int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *given,
-                        const char *extra, cl_program *program, cl_kernel *kernel, struct error *e)
+int measure_options(const struct lesson *l, const struct param_set *ps, const char *extra, char *buf,
+                    size_t len, struct error *e)
 {
-    char options[4096];
     struct str s;
-    char *source = NULL;
-    int rc;
 
-    str_init(&s, options, sizeof options);
+    str_init(&s, buf, len);
     if (l->options)
         str_appendf(&s, " ", "%s", l->options);
     for (size_t i = 0; i < l->nparams; i++)
@@ -767,10 +764,21 @@ int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct par
     if (extra)
         str_appendf(&s, " ", "%s", extra);
     if (s.truncated) {
-        error_set(e, "the compiler options of lesson %d are longer than %zu characters", l->number,
-                  sizeof options - 1);
+        error_set(e, "the compiler options of lesson %d are longer than %zu characters", l->number, len - 1);
         return -1;
     }
+    return 0;
+}
+
+int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *given,
+                        const char *extra, cl_program *program, cl_kernel *kernel, struct error *e)
+{
+    char options[MEASURE_OPTIONS_MAX];
+    char *source = NULL;
+    int rc;
+
+    if (measure_options(l, ps, extra, options, sizeof options, e) < 0)
+        return -1;
     if (!given && !(given = source = lesson_kernel_source(l, e)))
         return -1;
     rc = ocl_build(cl, given, options, l->entry, program, kernel, e);
@@ -858,13 +866,18 @@ static int set_args(struct lesson_runner *lr, struct error *e)
     return 0;
 }
 
-/* Whether the elements of A, B and C can be indexed with an int, as the kernels do. */
-static bool fits_int_indices(struct gemm_size s)
+int measure_check_indices(const struct geometry *g, struct error *e)
 {
+    struct gemm_size s = g->run;
     long long mk, kn, mn;
 
-    return !__builtin_mul_overflow(s.m, s.k, &mk) && mk <= INT_MAX && !__builtin_mul_overflow(s.k, s.n, &kn) &&
-           kn <= INT_MAX && !__builtin_mul_overflow(s.m, s.n, &mn) && mn <= INT_MAX;
+    if (!__builtin_mul_overflow(s.m, s.k, &mk) && mk <= INT_MAX && !__builtin_mul_overflow(s.k, s.n, &kn) &&
+        kn <= INT_MAX && !__builtin_mul_overflow(s.m, s.n, &mn) && mn <= INT_MAX)
+        return 0;
+    error_set(e, "%lldx%lldx%lld has a matrix of more than %d elements, too many for the kernels' int "
+                 "indices: choose a smaller size%s", s.m, s.n, s.k, INT_MAX,
+              g->padded ? " or parameters that pad less" : "");
+    return -1;
 }
 
 /* The lesson's tile at this size, for the error map; 0 x 0 without one. */
@@ -897,12 +910,8 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     if (geometry_compute(l, lr->params, s, &lr->g, e) < 0)
         return REFUSED;
     set_tile(lr);
-    if (!fits_int_indices(lr->g.run)) {
-        error_set(e, "%lldx%lldx%lld has a matrix of more than %d elements, too many for the kernels' int "
-                     "indices: choose a smaller size%s", lr->g.run.m, lr->g.run.n, lr->g.run.k, INT_MAX,
-                  lr->g.padded ? " or parameters that pad less" : "");
+    if (measure_check_indices(&lr->g, e) < 0)
         return REFUSED;
-    }
     lr->a = (struct matrix_layout){ lr->g.run.m, lr->g.run.k, l->column_major, false };
     lr->b = l->b_transposed ? (struct matrix_layout){ lr->g.run.n, lr->g.run.k, l->column_major, true }
                             : (struct matrix_layout){ lr->g.run.k, lr->g.run.n, l->column_major, false };

@@ -146,6 +146,13 @@ bool measure_probe_shape(const size_t *groups, size_t dims, size_t resident, int
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
                     const struct measure_config *cfg, struct run_result *r);
 
+/* The compiler options a lesson's kernel is built with: its options line, each parameter as
+   -DNAME=VALUE, then extra (NULL: none), separated by blanks, into buf (len bytes). Returns
+   0, or -1 with a message in e when they do not fit. */
+#define MEASURE_OPTIONS_MAX 4096
+int measure_options(const struct lesson *l, const struct param_set *ps, const char *extra, char *buf,
+                    size_t len, struct error *e);
+
 /* Builds the lesson's kernel from source (NULL: its file) with its options and the
    parameters as -DNAME=VALUE. On a build failure, e's detail holds the build log. */
 int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
@@ -153,6 +160,10 @@ int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set
 /* The same with extra compiler options after those (NULL: none). */
 int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
                         const char *extra, cl_program *program, cl_kernel *kernel, struct error *e);
+
+/* Refuses, with a message in e, a launch of geometry g whose matrices (after padding) have
+   more elements than the kernels' int indices reach. Returns 0 when they fit. */
+int measure_check_indices(const struct geometry *g, struct error *e);
 
 /* The result of a lesson at a size refused for every lesson (see workspace_init). */
 void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,

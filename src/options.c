@@ -14,7 +14,7 @@ enum {
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
     OPT_PREDICT, OPT_YES, OPT_HINT,
-    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES
+    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES, OPT_HOST_CODE
 };
 
 static const struct option long_options[] = {
@@ -56,6 +56,7 @@ static const struct option long_options[] = {
     { "ceilings", no_argument, NULL, OPT_CEILINGS },
     { "inside", no_argument, NULL, OPT_INSIDE },
     { "binary", required_argument, NULL, OPT_BINARY },
+    { "host-code", no_argument, NULL, OPT_HOST_CODE },
     { "help", no_argument, NULL, OPT_HELP },
     { "version", no_argument, NULL, OPT_VERSION },
     { NULL, 0, NULL, 0 },
@@ -81,6 +82,9 @@ void options_usage(FILE *out)
           "                      them for --devices and the tutor; --format json\n"
           "  --show N            print lesson N, the documents it follows and its source\n"
           "  --sources           print the documents the lessons follow (lessons/SOURCES)\n"
+          "  --show N --host-code\n"
+          "                      print the host code of lesson N's launch as a C function\n"
+          "                      (at one --size, with --param values)\n"
           "  --bench             measure lessons (all, or --lesson N) and print a table\n"
           "  --tune --lesson N   search lesson N's parameters on the device; later runs on\n"
           "                      that device use the best ones\n"
@@ -463,6 +467,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         case OPT_YES: opts->yes = true; break;
         case OPT_INSIDE: rc = set_mode(opts, MODE_INSIDE, "--inside", e); break;
         case OPT_BINARY: opts->binary_file = optarg; break;
+        case OPT_HOST_CODE: opts->host_code = true; break;
         case OPT_HELP: opts->mode = MODE_HELP; return 0;
         case OPT_VERSION: opts->mode = MODE_VERSION; return 0;
         case ':':
@@ -520,6 +525,14 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     }
     if (check_inside(opts, e) < 0)
         return -1;
+    if (opts->host_code && opts->mode != MODE_SHOW) {
+        error_set(e, "--host-code goes with --show N (it prints the host code of lesson N's launch)");
+        return -1;
+    }
+    if (opts->host_code && opts->nsizes > 1) {
+        error_set(e, "--host-code writes the launch at one size: give --size one size");
+        return -1;
+    }
     if (opts->mode == MODE_TUNE && opts->lesson < 0) {
         error_set(e, "--tune needs one lesson: --lesson N");
         return -1;

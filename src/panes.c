@@ -15,6 +15,7 @@
 #include "diagram.h"
 #include "errmap.h"
 #include "highlight.h"
+#include "hostcode.h"
 #include "inside.h"
 #include "roofline.h"
 #include "measure.h"
@@ -588,14 +589,68 @@ static void draw_inside(const struct rect *r, struct screen_model *m)
     free(lines);
 }
 
+/* Lines of code in the box in of pane r, numbered and highlighted, scrolled as the source
+   pane is; a line that changed (changed may be NULL) has a mark, line number mark (0:
+   none) the colour of a wrong result. */
+static void draw_listing(const struct rect *r, const struct rect *in, struct screen_model *m, const struct lines *src,
+                         const bool *changed, int mark)
+{
+    struct hl_state st = { 0, 0 };
+    int top, digits = src->count >= 100 ? 3 : 2, widest = 0, first;
+
+    top = clamp_scroll(&m->scroll[PANE_SOURCE], (int)src->count, in->h);
+    /* Only the code scrolls sideways: the line numbers and marks stay. */
+    for (size_t i = 0; i < src->count; i++)
+        widest = text_width(src->items[i]) > widest ? text_width(src->items[i]) : widest;
+    first = m->hscroll[PANE_SOURCE] = text_clamp_offset(m->hscroll[PANE_SOURCE], widest, in->w - digits - 2);
+    for (int i = 0; i < (int)src->count && i < top + in->h; i++) {
+        int y = in->y + i - top;
+        if (i < top) {
+            draw_code(0, 0, 0, src->items[i], 0, &st, false);
+            continue;
+        }
+        printf_at(y, in->x, digits, crt_attr(i + 1 == mark ? ROLE_WRONG : ROLE_DIM), "%*d", digits, i + 1);
+        if (changed && changed[i])
+            puts_at(y, in->x + digits, 1, crt_utf8() ? "\u258c" : "+", crt_attr(ROLE_CHANGED));
+        draw_code(y, in->x + digits + 2, in->w - digits - 2, src->items[i], first, &st, true);
+    }
+    scroll_marks(r, top, (int)src->count, in->h);
+}
+
+/* The host code of the current lesson's launch at the size and parameters now, in place of
+   its kernel. */
+static void draw_host_code(const struct rect *r, struct screen_model *m)
+{
+    const struct session_view *v = m->view;
+    char title[200];
+    struct rect in;
+    struct lines lines;
+    struct error e;
+    char *text;
+
+    snprintf(title, sizeof title, "Host code of lesson %d's launch at %lldx%lldx%lld (H: the kernel)",
+             current(m)->number, v->size.m, v->size.n, v->size.k);
+    in = frame(r, title, m->focus == PANE_SOURCE);
+    error_init(&e);
+    text = hostcode_generate(current(m), &v->params, v->size, &e);
+    if (!text) {
+        draw_wrapped(&in, 0, e.msg, crt_attr(current(m)->engine == ENGINE_HOST ? ROLE_DIM : ROLE_WARNING));
+        error_clear(&e);
+        return;
+    }
+    lines_split(text, &lines);
+    free(text);
+    draw_listing(r, &in, m, &lines, NULL, 0);
+    lines_free(&lines);
+}
+
 void panes_draw_source(const struct rect *r, struct screen_model *m)
 {
     char title[512];
     struct rect in;
     bool *changed = NULL, code_only = m->show_diff && m->diff && m->diff_code_only;
     struct diff code = { NULL, 0, 0, 0 };
-    struct hl_state st = { 0, 0 };
-    int top, digits, widest = 0, first, mark = 0;
+    int mark = 0;
 
     if (m->exercise && !m->source) {
         in = frame(r, m->exercise->path, m->focus == PANE_SOURCE);
@@ -605,6 +660,10 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
     }
     if (m->inside && !m->exercise) {
         draw_inside(r, m);
+        return;
+    }
+    if (m->host_code && !m->exercise) {
+        draw_host_code(r, m);
         return;
     }
     if (!m->source) {
@@ -636,24 +695,7 @@ void panes_draw_source(const struct rect *r, struct screen_model *m)
         changed = xcalloc(m->source->count + 1, sizeof *changed);
         diff_mark_new(m->diff, changed, m->source->count);
     }
-    digits = m->source->count >= 100 ? 3 : 2;
-    top = clamp_scroll(&m->scroll[PANE_SOURCE], (int)m->source->count, in.h);
-    /* Only the code scrolls sideways: the line numbers and marks stay. */
-    for (size_t i = 0; i < m->source->count; i++)
-        widest = text_width(m->source->items[i]) > widest ? text_width(m->source->items[i]) : widest;
-    first = m->hscroll[PANE_SOURCE] = text_clamp_offset(m->hscroll[PANE_SOURCE], widest, in.w - digits - 2);
-    for (int i = 0; i < (int)m->source->count && i < top + in.h; i++) {
-        int y = in.y + i - top;
-        if (i < top) {
-            draw_code(0, 0, 0, m->source->items[i], 0, &st, false);
-            continue;
-        }
-        printf_at(y, in.x, digits, crt_attr(i + 1 == mark ? ROLE_WRONG : ROLE_DIM), "%*d", digits, i + 1);
-        if (changed && changed[i])
-            puts_at(y, in.x + digits, 1, crt_utf8() ? "\u258c" : "+", crt_attr(ROLE_CHANGED));
-        draw_code(y, in.x + digits + 2, in.w - digits - 2, m->source->items[i], first, &st, true);
-    }
-    scroll_marks(r, top, (int)m->source->count, in.h);
+    draw_listing(r, &in, m, m->source, changed, mark);
     free(changed);
 }
 

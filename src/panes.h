@@ -75,6 +75,7 @@ struct screen_model {
     enum bar_scale bar_scale;
     bool roofline;              /* the GFLOPS pane shows the roofline instead of the bars */
     bool inside;                /* the source pane shows the look inside the built kernel */
+    bool host_code;             /* the source pane shows the host code of the lesson's launch */
     const struct key_binding *keys;     /* the table of keys, for the key line and the help */
     size_t nkeys;
     const char *message;        /* shown on the key line instead of the keys, or NULL */

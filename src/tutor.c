@@ -415,11 +415,26 @@ static int key_inside(struct tutor *t, int key)
 {
     (void)key;
     t->model.inside = !t->model.inside;
+    t->model.host_code = false;
     t->model.scroll[PANE_SOURCE] = 0;
     if (t->model.inside)
         t->model.focus = PANE_SOURCE;       /* on a narrow screen, it takes the text's place */
     show_notice(t, t->model.inside ? "look inside: what the compiler made of the kernel (i: the source again)"
                                    : "the kernel's source");
+    return KEY_REDRAW;
+}
+
+static int key_host_code(struct tutor *t, int key)
+{
+    (void)key;
+    t->model.host_code = !t->model.host_code;
+    t->model.inside = false;
+    t->model.scroll[PANE_SOURCE] = t->model.hscroll[PANE_SOURCE] = 0;
+    if (t->model.host_code)
+        t->model.focus = PANE_SOURCE;       /* so that it scrolls and z zooms it */
+    show_notice(t, t->model.host_code ? "host code: the launch in plain OpenCL C, at this size and these "
+                                        "parameters (H: the kernel again)"
+                                      : "the kernel's source");
     return KEY_REDRAW;
 }
 
@@ -591,6 +606,7 @@ static const struct key_binding bindings[] = {
     { { 'x' }, key_cancel, "x", "cancel the series", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'v' }, key_scale, "v", "linear, log, speed-up", "v", "scale", 3, NULL, KEYS_LESSONS },
     { { 'i' }, key_inside, "i", "look inside the kernel", "i", "inside", 6, NULL, KEYS_LESSONS },
+    { { 'H' }, key_host_code, "H", "the launch's host code", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'l' }, key_roofline, "l", "roofline of the device", "l", "roofline", 5, NULL, KEYS_LESSONS },
     { { 'f' }, key_force, "f", "run a refused launch", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'X' }, key_exercises, "X", "exercises: the list", "X", "exercises", 9, "Exercises", KEYS_BOTH },

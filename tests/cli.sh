@@ -161,6 +161,29 @@ expect "malformed SOURCES: file, line and what was expected" 3 \
     "$tutor" --show 2 --lessons "$tmp/sources"
 expect "--show tells a switch from a parameter" 0 "^Switch PREFETCH = 1 \(allowed: 1 0\)" "$tutor" --show 13
 
+# --show N --host-code: the launch as C, evaluated at the size (lesson 8 pads 1000x700x300
+# to 1024x704x320; global M, N / WPTN) with the defaults and --param, B passed as B^T.
+usage_error "--host-code without --show" '--host-code goes with --show N' --bench --host-code
+usage_error "--host-code at two sizes" '--host-code writes the launch at one size' --show 8 --host-code --size 64,128
+usage_error "--host-code of the host lesson" 'lesson 0 runs on the host: it launches no kernel' --show 0 --host-code
+usage_error "--host-code with a value not allowed" 'allows TSM = 32, 64, 128' --show 8 --host-code --param TSM=7
+expect "--show 8 --host-code at 1000x700x300" 0 'void run_lesson_8\(' "$tutor" --show 8 --host-code --size 1000x700x300
+for line in 'so 1000x700x300 is padded to 1024x704x320' \
+            '"-DTSM=64 -DTSN=64 -DTSK=32 -DWPTN=16 -DPAD=1"' \
+            'clCreateKernel(program, "gemm_rect_tiles", &err)' \
+            'CHECK(clSetKernelArg(kernel, 4, sizeof(cl_mem), &b_buf));   /* B^T */' \
+            'const size_t global[2] = { 1024, 44 };   /* M, N / WPTN */' \
+            'const size_t local[2] = { 64, 4 };   /* TSM, TSN / WPTN */'; do
+    grep -Fq -- "$line" "$tmp/out" || { echo "    no: $line" >>"$tmp/err"; not_ok "--host-code writes: $line"; }
+done
+expect "--host-code with --param" 0 'global\[2\] = \{ 1024, 88 \};' \
+    "$tutor" --show 8 --host-code --size 1000x700x300 --param WPTN=8
+grep -Fq -- '"-DTSM=64 -DTSN=64 -DTSK=32 -DWPTN=8 -DPAD=1"' "$tmp/out" || not_ok "--host-code builds with the --param value"
+expect "--host-code of a launch the lesson refuses" 1 \
+    'clmm-tutor: lesson 12 at 100x100x100: two buffers of both tiles' \
+    "$tutor" --show 12 --host-code --size 100 --param TSK=32
+[ -s "$tmp/out" ] && not_ok "a refused --host-code prints no code"
+
 mkdir "$tmp/bad"
 printf 'lesson: 1\ntitle: t\nsources: s\nkernel: k.cl\nfoo: bar\n---\ntext\n' >"$tmp/bad/01-bad.lesson"
 expect "malformed lesson: file, line and what was expected" 3 "01-bad.lesson:4: kernel file" \
@@ -376,6 +399,10 @@ if command -v python3 >/dev/null 2>&1; then
         printable "$tmp/out" && ok "--show $n prints no control characters" ||
             not_ok "--show $n prints no control characters"
     done
+    expect "--host-code of a hostile lesson" 0 "Lesson 8: Kernel \^\[\[2J\^G title\." \
+        "$tutor" --show 8 --host-code --lessons "$tmp/hostile"
+    printable "$tmp/out" && ok "--host-code prints no control characters" ||
+        not_ok "--host-code prints no control characters"
     if "$tutor" --devices >/dev/null 2>&1; then
         expect "--bench table of hostile lessons" 1 "Sh\^\[\[2Jort" \
             "$tutor" --bench --lessons "$tmp/hostile" --size 16 --reps 1 --no-reference

@@ -404,6 +404,38 @@ keys q
 check_restored "q after the look inside" 0
 export XDG_STATE_HOME="$tmp/state"
 
+# ---- the host code of the launch ----
+# H puts it in the source pane, at the size and parameters now (lesson 9 pads 100x90x20 to
+# 128x128x32: global M / WPTM, N / WPTN = 32, 16 with WPTM = 4), and it follows them; i and
+# H take each other's place; H again gives the kernel back.
+export XDG_STATE_HOME="$tmp/state-host"
+start 120 40 --lesson 9 --size 100x90x20 --param WPTM=4 $device
+check "ready for the host code" "Lesson 9 \(10 of 14\)"
+keys '?'
+check "the help lists H" "H +the launch.s host code"
+keys Escape
+check_gone "Esc closes the help" "Keys \(Esc or any other key closes\)"
+keys H
+check "H: the host code in the source pane" "Host code of lesson 9's launch at 100x90x20"
+check "its padding" "so 100x90x20 is padded to 128x128x32"
+keys z End
+check "z and End: zoomed, at its last line" "clReleaseProgram\(program\);"
+check "the NDRange, evaluated, the expressions beside it" "global\[2\] = \{ 32, 16 \}; +/\* M / WPTM, N / WPTN \*/"
+check "B^T passed as argument 4" "clSetKernelArg\(kernel, 4, sizeof\(cl_mem\), &b_buf\)\); +/\* B\^T \*/"
+keys z +
+check "a new size, a new launch" "Host code of lesson 9's launch at 128x128x128"
+keys i
+check "i: the look inside instead" "Look inside lesson 9's built kernel"
+keys H
+check "H: the host code again" "Host code of lesson 9's launch"
+keys H
+check "H again: the kernel" "09-register-blocks\.cl"
+keys 0 H
+check "the host lesson launches no kernel" "lesson 0 runs on the host: it launches no kernel"
+keys q
+check_restored "q after the host code" 0
+export XDG_STATE_HOME="$tmp/state"
+
 # A set without lesson 1 opens at its first lesson.
 mkdir -p "$tmp/few/lessons" "$tmp/few/kernels"
 cp "$top_srcdir"/lessons/00-* "$top_srcdir"/lessons/05-* "$top_srcdir"/lessons/09-* "$tmp/few/lessons/"

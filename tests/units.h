@@ -34,5 +34,6 @@ Suite *waves_suite(void);
 Suite *ceilings_suite(void);
 Suite *inside_suite(void);
 Suite *sources_suite(void);
+Suite *hostcode_suite(void);
 
 #endif
