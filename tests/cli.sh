@@ -128,6 +128,27 @@ expect "--show 0 prints the host loop" 0 "^==== .*/kernels/00-host-reference\.c 
 grep -q "^Source: C, built into the tool, in .*/kernels/00-host-reference\.c$" "$tmp/out" &&
     grep -q "acc += A\[i \* K + k\] \* B\[k \* N + j\];" "$tmp/out" ||
     not_ok "--show 0 names the C source and prints its loop"
+# Every shipped lesson opens with its summary: after the header, an "In short" section of
+# four items, in order (what changes, why it should help, what to predict, what was
+# measured, with a figure and where it comes from), before any other section; and no
+# figure is left to fill in. --show prints it first.
+for file in "$top_srcdir"/lessons/[0-9]*.lesson; do
+    n=$(sed -n 's/^lesson: *//p' "$file")
+    got=$(awk 'body && /^## / { sections++ }
+               body && sections == 1 && /^- \*Measured:\* .*[0-9].*doc\/results\.md/ { figure = 1 }
+               body && sections == 1 && /^- \*/ { sub(/\*[^*]*$/, ""); printf "%s|", $0 }
+               END { if (figure) printf "figure|" }
+               /^---$/ { body = 1 } body && /^## / && sections == 1 && !/^## In short$/ { printf "first:%s|", $0 }' "$file")
+    "$tutor" --show "$n" >"$tmp/out" 2>"$tmp/err"
+    first=$(sed -n '/^---*$/{x;p;q;};h' "$tmp/out")
+    if [ "$got" = "- *Changes:|- *Why it should help:|- *Predict:|- *Measured:|figure|" ] &&
+        [ "$first" = "In short" ] && ! grep -q '{{' "$file"; then
+        ok "lesson $n opens with its four-line summary"
+    else
+        echo "    summary items: $got; first section printed: $first" >>"$tmp/err"
+        not_ok "lesson $n opens with its four-line summary"
+    fi
+done
 expect "--show prints the lesson and its kernel" 0 "__kernel" "$tutor" --show 5
 grep -q "^Lesson 5: " "$tmp/out" || not_ok "--show 5 starts with its title"
 # After its sources line, each document it cites, whole, from lessons/SOURCES.
