@@ -170,7 +170,7 @@ check_restored "Ctrl-C" 0
 # A state of its own: the run before set the one the next sections start from.
 export XDG_STATE_HOME="$tmp/state-host"
 start 100 40 --lesson 0 --size 64 $device
-check "the host lesson" "Lesson 0 \\(1 of 14\\)"
+check "the host lesson" "Lesson 0 \\(1 of 15\\)"
 keys End
 check "its explanation ends with its sources line" "000 \\(numpy as the CPU figure to"
 check "then each document cited, with its author and address" \
@@ -410,7 +410,7 @@ export XDG_STATE_HOME="$tmp/state"
 # H take each other's place; H again gives the kernel back.
 export XDG_STATE_HOME="$tmp/state-host"
 start 120 40 --lesson 9 --size 100x90x20 --param WPTM=4 $device
-check "ready for the host code" "Lesson 9 \(10 of 14\)"
+check "ready for the host code" "Lesson 9 \(10 of 15\)"
 keys '?'
 check "the help lists H" "H +the launch.s host code"
 keys Escape
@@ -439,7 +439,7 @@ export XDG_STATE_HOME="$tmp/state"
 # A set without lesson 1 opens at its first lesson.
 mkdir -p "$tmp/few/lessons" "$tmp/few/kernels"
 cp "$top_srcdir"/lessons/00-* "$top_srcdir"/lessons/05-* "$top_srcdir"/lessons/09-* "$tmp/few/lessons/"
-cp "$top_srcdir"/kernels/05-* "$top_srcdir"/kernels/09-* "$tmp/few/kernels/"
+cp "$top_srcdir"/kernels/00-* "$top_srcdir"/kernels/05-* "$top_srcdir"/kernels/09-* "$tmp/few/kernels/"
 start 100 30 --lessons "$tmp/few/lessons" --size 64 $device
 check "a set without lesson 1 opens at its first" "Lesson 0 \(1 of 3\)"
 keys q
