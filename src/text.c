@@ -43,6 +43,42 @@ static void wrap(struct text_lines *out, enum text_kind kind, int first_indent, 
             p++;
         n = (size_t)(p - word);
         w = str_columns(word, n);
+        /* A word wider than a whole line (an address, say) is broken where the line
+           ends, after a '/' when one falls in the line's second half: never cut off. */
+        while ((int)w > width - indent && width - indent > 1) {
+            int room = width - cur_indent - (len > 0 ? (int)cols + 1 : 0);
+            size_t fit = 0, fit_cols = 0, slash = 0;
+            while (fit < n) {
+                unsigned long c;
+                size_t k = str_utf8_char(word + fit, &c);
+                size_t kw = str_columns(word + fit, k);
+                if ((int)(fit_cols + kw) > room)
+                    break;
+                fit += k;
+                fit_cols += kw;
+                if (word[fit - 1] == '/' && (int)fit_cols * 2 > room)
+                    slash = fit;
+            }
+            if (slash > 0 && slash < fit)
+                fit = slash, fit_cols = str_columns(word, slash);
+            if (fit == 0) {         /* not even one character fits after the line so far */
+                push(out, kind, cur_indent, line, len);
+                kind = kind == TEXT_ITEM ? TEXT_PARAGRAPH : kind;
+                cur_indent = indent;
+                len = cols = 0;
+                continue;
+            }
+            if (len > 0)
+                line[len++] = ' ';
+            memcpy(line + len, word, fit);
+            push(out, kind, cur_indent, line, len + fit);
+            kind = kind == TEXT_ITEM ? TEXT_PARAGRAPH : kind;
+            cur_indent = indent;
+            len = cols = 0;
+            word += fit;
+            n -= fit;
+            w -= fit_cols;
+        }
         if (len > 0 && (int)(cols + 1 + w) > width - cur_indent) {
             push(out, kind, cur_indent, line, len);
             kind = kind == TEXT_ITEM ? TEXT_PARAGRAPH : kind;   /* continuation lines */

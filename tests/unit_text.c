@@ -111,16 +111,36 @@ END_TEST
 
 START_TEST(test_text_long_word)
 {
-    /* A word wider than the width gets a line of its own and is not cut. */
+    /* A word wider than the width is broken where the line ends: no character is lost,
+       no line is wider than the width. */
     static const char word[] = "abcdefghijklmnopqrstuvwxyzabcdefghij";
     char markup[128];
 
     snprintf(markup, sizeof markup, "a %s b", word);
     text_layout(markup, 20, &lines);
-    ck_assert_uint_eq(lines.count, 3);
-    assert_line(0, TEXT_PARAGRAPH, 0, "a");
-    assert_line(1, TEXT_PARAGRAPH, 0, word);
-    assert_line(2, TEXT_PARAGRAPH, 0, "b");
+    ck_assert_uint_eq(lines.count, 2);
+    assert_line(0, TEXT_PARAGRAPH, 0, "a abcdefghijklmnopqr");
+    assert_line(1, TEXT_PARAGRAPH, 0, "stuvwxyzabcdefghij b");
+}
+END_TEST
+
+START_TEST(test_text_long_address)
+{
+    /* An address is broken after a '/' in the line's second half, an item's continuation
+       keeps its indent, and joined again the pieces are the address. */
+    static const char url[] = "https://example.org/tutorial/pages/page8.html";
+    char markup[128], joined[128] = "";
+
+    snprintf(markup, sizeof markup, "- see %s", url);
+    text_layout(markup, 30, &lines);
+    ck_assert_uint_eq(lines.count, 2);
+    assert_line(0, TEXT_ITEM, 2, "see https://example.org/");
+    assert_line(1, TEXT_PARAGRAPH, 2, "tutorial/pages/page8.html");
+    for (size_t i = 0; i < lines.count; i++) {
+        ck_assert_int_le(lines.items[i].indent + text_width(lines.items[i].text), 30);
+        strcat(joined, i == 0 ? lines.items[i].text + 4 : lines.items[i].text);
+    }
+    ck_assert_str_eq(joined, url);
 }
 END_TEST
 
@@ -432,6 +452,7 @@ Suite *text_suite(void)
     tcase_add_test(layout, test_text_joins_lines);
     tcase_add_test(layout, test_text_wraps_utf8);
     tcase_add_test(layout, test_text_long_word);
+    tcase_add_test(layout, test_text_long_address);
     tcase_add_test(layout, test_text_heading);
     tcase_add_test(layout, test_text_items);
     tcase_add_test(layout, test_text_verbatim);
