@@ -15,7 +15,7 @@
 enum report_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
 /* The mark of a side-branch lesson (struct lesson's branch) in the command line's tables. */
-#define REPORT_BRANCH_MARK ":"
+#define REPORT_BRANCH_MARK "|"
 
 /* One line per lesson, a side branch's lessons marked, then a line per side branch saying
    which lessons it holds and the main lesson it leaves. */

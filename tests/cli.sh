@@ -115,12 +115,12 @@ for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
 done
 # Lessons 2 to 4 are a side branch: marked, with a line saying where it leaves the main line.
 for n in 2 3 4; do
-    grep -q "^ $n  : " "$tmp/out" || not_ok "--list marks lesson $n as a side branch"
+    grep -q "^ $n  | " "$tmp/out" || not_ok "--list marks lesson $n as a side branch"
 done
 for n in 1 5; do
     grep -q "^ $n  [A-Z]" "$tmp/out" || not_ok "--list shows lesson $n on the main line"
 done
-grep -qx ': side branch "row per work-item": lessons 2 to 4, off lesson 1' "$tmp/out" ||
+grep -qx '| side branch "row per work-item": lessons 2 to 4, off lesson 1' "$tmp/out" ||
     not_ok "--list names the side branch and the lesson it leaves"
 awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out" || not_ok "--list fits 80 columns"
 # The host lesson shows the C loop the tool runs, from the file the tool is built with.
