@@ -291,10 +291,16 @@ START_TEST(test_diagram_item_stride)
     ck_assert_str_eq(e.msg, "d.lesson:14: item-stride: 2 runs of 4 columns, 64 apart, do not fit in the "
                             "work-group's tile of 64 columns");
     lesson_free(&l);
-    /* The shipped lesson 13, without the line. */
+    /* The shipped lessons: 13 without the line, 14 with it (4 * WIM rows, 128 / WIM columns). */
     compute(13, cube, NULL, 0, NULL, &d);
     ck_assert_int_eq(d.stride_rows, 64);
     ck_assert_int_eq(d.stride_cols, 64);
+    compute(14, cube, NULL, 0, NULL, &d);
+    ck_assert_int_eq(d.stride_rows, 16);
+    ck_assert_int_eq(d.stride_cols, 32);
+    compute(14, cube, "WIM", 8, NULL, &d);
+    ck_assert_int_eq(d.stride_rows, 32);    /* a work-item's 4 rows are one run: no stride shown */
+    ck_assert_int_eq(d.stride_cols, 16);
 }
 END_TEST
 
