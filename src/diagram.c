@@ -116,6 +116,12 @@ static int paint_text(struct canvas *c, int row, const struct text *t)
     return row;
 }
 
+/* v within lo..hi, as an int: a value from a lesson file may be beyond any int. */
+static int clamp(double v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : (int)v;
+}
+
 /* One side of a grid: its cells along the rows, or along the columns. A cell is marked where
    a MINE row meets a MINE column; MORE stands for the cells not drawn. */
 enum segment_kind { MINE, OTHER, MORE };
@@ -173,19 +179,44 @@ static void track_units(struct track *t, long long units, long long per, int len
         track_add(t, OTHER, (int)((units - 1) % 2), len, (units - 1) * per, per);
 }
 
-/* A work-item whose block comes in rounds runs (lessons/FORMAT, item-run): in each round its
-   run, marked, then those of the other work-items, as one cell. */
-static void track_runs(struct track *t, long long rounds, int len, int max_len)
+/* A work-item whose block comes in rounds runs of run rows (columns), stride apart, in a tile
+   of tile (lessons/FORMAT, item-run and item-stride): in each round its run, marked, then the
+   runs of the other work-items up to its next one, as one cell. Where the runs of the tile's
+   work-items take turns over the whole tile, that cell after its last run reaches the tile's
+   end. Where they take turns over a part of it (a stride shorter than that), the rest of the
+   tile, beyond its last run, is one longer cell (up to 3 times as long, by how many strides it
+   holds); no cell stands for a gap of no rows (stride = run). */
+static void track_runs(struct track *t, long long rounds, long long run, long long stride, long long tile,
+                       int len, int max_len)
 {
-    long long shown = cells_shown(rounds, 2 * len, max_len);
+    long long gap = stride - run, rest = tile - ((rounds - 1) * stride + run), shown;
+    int unit = gap > 0 ? 2 * len : len, rest_len = 0;
 
     memset(t, 0, sizeof *t);
+    if (rest == gap) {
+        shown = cells_shown(rounds, 2 * len, max_len);
+        for (long long i = 0; i < shown; i++) {
+            track_add(t, MINE, 0, len, 0, 0);
+            track_add(t, OTHER, 1, len, 0, 0);
+        }
+        if (shown < rounds && t->len < max_len)
+            track_add(t, MORE, 0, 1, 0, 0);
+        return;
+    }
+    if (rest > 0)
+        rest_len = len * clamp(round((double)rest / (double)stride), 1, 3);
+    while (rest_len > len && rest_len + unit > max_len)
+        rest_len -= len;
+    shown = cells_shown(rounds, unit, max_len - rest_len);
     for (long long i = 0; i < shown; i++) {
         track_add(t, MINE, 0, len, 0, 0);
-        track_add(t, OTHER, 1, len, 0, 0);
+        if (gap > 0 && i < rounds - 1)
+            track_add(t, OTHER, 1, len, 0, 0);
     }
-    if (shown < rounds && t->len < max_len)
+    if (shown < rounds && t->len < max_len - rest_len)
         track_add(t, MORE, 0, 1, 0, 0);
+    if (rest_len > 0)
+        track_add(t, OTHER, 1, rest_len, 0, 0);
 }
 
 static bool track_complete(const struct track *t)
@@ -247,12 +278,6 @@ static void paint_grid(struct canvas *c, int top, int left, const struct track *
         }
         row += rows->seg[i].len;
     }
-}
-
-/* v within lo..hi, as an int: a value from a lesson file may be beyond any int. */
-static int clamp(double v, int lo, int hi)
-{
-    return v < lo ? lo : v > hi ? hi : (int)v;
 }
 
 /* Columns and rows of a cell showing a block of rows x cols. A character is about twice as
@@ -406,7 +431,8 @@ static void say_items(const struct figures *d, bool brief, char *buf, size_t len
         snprintf(buf, len, brief ? "%s left to OpenCL" : "%s of the implementation's choice", what);
 }
 
-/* "in runs of 4, 64 apart" or "16 apart": how one work-item's rows (or columns) lie. */
+/* "in runs of 4, 64 apart" or "16 apart": how one work-item's rows (or columns) lie, step
+   from the start of one run to the next. */
 static void say_runs(struct str *s, long long run, long long step)
 {
     if (run > 1)
@@ -418,7 +444,7 @@ static void say_runs(struct str *s, long long run, long long step)
 static void say_spread(const struct figures *d, char *buf, size_t len)
 {
     bool rows = d->run_rows < d->item_rows, cols = d->run_cols < d->item_cols;
-    long long step_rows = d->run_rows * d->tile_items_m, step_cols = d->run_cols * d->tile_items_n;
+    long long step_rows = d->stride_rows, step_cols = d->stride_cols;
     struct str s;
 
     str_init(&s, buf, len);
@@ -556,11 +582,13 @@ static void plan_items(const struct figures *d, struct panel *p, int max_w, int 
     /* Each dimension in runs or as blocks; cells of 2 columns by 1 row, enlarged while all fit. */
     for (int scale = 3; scale >= 1; scale--) {
         if (d->run_rows < d->item_rows)
-            track_runs(&p->rows, d->item_rows / d->run_rows, scale, max_h);
+            track_runs(&p->rows, d->item_rows / d->run_rows, d->run_rows, d->stride_rows, d->tile_rows, scale,
+                       max_h);
         else
             track_units(&p->rows, d->tile_items_m, d->item_rows, scale, true, false, max_h);
         if (d->run_cols < d->item_cols)
-            track_runs(&p->cols, d->item_cols / d->run_cols, 2 * scale, max_w);
+            track_runs(&p->cols, d->item_cols / d->run_cols, d->run_cols, d->stride_cols, d->tile_cols,
+                       2 * scale, max_w);
         else
             track_units(&p->cols, d->tile_items_n, d->item_cols, 2 * scale, true, false, max_w);
         if (track_complete(&p->rows) && track_complete(&p->cols) && p->rows.len <= max_h &&

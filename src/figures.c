@@ -89,6 +89,29 @@ static int read_layout(const struct lesson *l, const struct param_set *ps, struc
     return 0;
 }
 
+/* The distance between a work-item's runs: the item-stride line, checked against the tile,
+   else the runs of all the work-items of the tile's rows (columns) taking turns. */
+static int read_stride(const struct lesson *l, const struct param_set *ps, struct figures *d, struct error *e)
+{
+    char *const *exprs = l->layout.item_stride;
+
+    if (!d->has_tile || !d->has_item)
+        return 0;
+    d->stride_rows = d->run_rows * d->tile_items_m;     /* at most tile_rows: run <= item */
+    d->stride_cols = d->run_cols * d->tile_items_n;
+    if (!exprs[0])
+        return 0;
+    if (geometry_eval(l, ps, d->g.run, exprs[0], &d->stride_rows, e) < 0 ||
+        geometry_eval(l, ps, d->g.run, exprs[1], &d->stride_cols, e) < 0) {
+        error_prefix(e, "%s:%d: item-stride", l->file, l->layout.item_stride_line);
+        return -1;
+    }
+    if (lesson_check_stride(l, "rows", d->tile_rows, d->item_rows, d->run_rows, d->stride_rows, e) < 0 ||
+        lesson_check_stride(l, "columns", d->tile_cols, d->item_cols, d->run_cols, d->stride_cols, e) < 0)
+        return -1;
+    return 0;
+}
+
 /* a * b, refused when it does not fit in 64 bits: a lesson file may give any values. */
 static int product(const char *what, long long a, long long b, long long *r, struct error *e)
 {
@@ -221,7 +244,7 @@ int figures_compute(const struct lesson *l, const struct param_set *ps, struct g
         return -1;
     }
     if (geometry_compute(l, ps, size, &d->g, e) < 0 || read_layout(l, ps, d, e) < 0 ||
-        count(l, d, e) < 0)
+        count(l, d, e) < 0 || read_stride(l, ps, d, e) < 0)
         return -1;
     check_layout(d);
     if (limits)

@@ -19,14 +19,18 @@ struct figures_limits {
 
 #define FIGURES_MAX_WARNINGS 4
 
-/* The figures, from the lesson's tile, item, item-run, local-a, local-b, local-copies and
-   loads lines (lessons/FORMAT); a has_ flag is false where the lesson does not say. */
+/* The figures, from the lesson's tile, item, item-run, item-stride, local-a, local-b,
+   local-copies and loads lines (lessons/FORMAT); a has_ flag is false where the lesson does not say. */
 struct figures {
     struct geometry g;                  /* global and local sizes, groups, items per group, padding */
     bool has_tile, has_item, has_local_a, has_local_b, has_loads;
     long long tile_rows, tile_cols;     /* the block of C of one work-group */
     long long item_rows, item_cols;     /* the block of C of one work-item */
     long long run_rows, run_cols;       /* that block in runs of neighbours (the whole block: one run) */
+    /* From the start of one of a work-item's runs to the next: the item-stride line, else
+       run * tile_items_m (run * tile_items_n), the runs of the group's work-items taking turns
+       over the whole tile (0: no tile or no item). */
+    long long stride_rows, stride_cols;
     long long local_a_rows, local_a_cols, local_b_rows, local_b_cols, local_copies;
     long long groups_m, groups_n;       /* work-groups along the rows and the columns of C (0: no tile) */
     long long tile_groups;              /* groups_m * groups_n */
@@ -51,7 +55,8 @@ struct figures {
 
 /* Computes the figures of lesson l at size with parameters ps. Returns -1 with the reason in e
    when the lesson cannot run at this size with these parameters (geometry_compute's reason),
-   when a line of the lesson gives a value that is not positive, when a figure (a tile's floats,
+   when a line of the lesson gives a value that is not positive, when the item-stride line
+   does not fit the tile (lesson_check_stride's reason), when a figure (a tile's floats,
    the work-groups, the local memory) does not fit in 64 bits, and for a host lesson, which
    has no work-groups to show. limits may be NULL: no device checks. */
 int figures_compute(const struct lesson *l, const struct param_set *ps, struct gemm_size size,

@@ -448,6 +448,10 @@ static int parse_layout_line(struct reader *r, const char *key, const char *valu
         return parse_pair(r, value, y->item);
     if (strcmp(key, "item-run") == 0)
         return parse_pair(r, value, y->item_run);
+    if (strcmp(key, "item-stride") == 0) {
+        y->item_stride_line = r->line;
+        return parse_pair(r, value, y->item_stride);
+    }
     if (strcmp(key, "local-a") == 0)
         return parse_pair(r, value, y->local_a);
     if (strcmp(key, "local-b") == 0)
@@ -537,24 +541,84 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
     return parse_layout_line(r, key, value);
 }
 
-/* Every expression must evaluate with the parameters at their defaults and some sizes:
-   this catches unknown names and syntax errors when the file is read, not at launch. */
-static int check_expressions(struct reader *r)
+/* The values the header's expressions are checked with: the parameters at their defaults,
+   M = N = K = 1024. vars has room for LESSON_MAX_PARAMS + 3. */
+static void check_env(const struct lesson *l, struct expr_var *vars, struct expr_env *env)
 {
-    struct lesson *l = r->l;
-    struct expr_var vars[LESSON_MAX_PARAMS + 3] = { { "M", 1024 }, { "N", 1024 }, { "K", 1024 } };
-    struct expr_env env = { vars, 3 + l->nparams };
-    long long v;
-
+    vars[0] = (struct expr_var){ "M", 1024 };
+    vars[1] = (struct expr_var){ "N", 1024 };
+    vars[2] = (struct expr_var){ "K", 1024 };
     for (size_t i = 0; i < l->nparams; i++) {
         vars[3 + i].name = l->params[i].name;
         vars[3 + i].value = l->params[i].def;
     }
+    *env = (struct expr_env){ vars, 3 + l->nparams };
+}
+
+/* Every expression must evaluate with the parameters at their defaults and some sizes:
+   this catches unknown names and syntax errors when the file is read, not at launch. */
+static int check_expressions(struct reader *r)
+{
+    struct expr_var vars[LESSON_MAX_PARAMS + 3];
+    struct expr_env env;
+    long long v;
+
+    check_env(r->l, vars, &env);
     for (size_t i = 0; i < r->nexprs; i++) {
         if (expr_eval(r->exprs[i].expr, &env, &v, r->e) < 0) {
             error_prefix(r->e, "%s:%d", r->file, r->exprs[i].line);
             return -1;
         }
+    }
+    return 0;
+}
+
+int lesson_check_stride(const struct lesson *l, const char *dim, long long tile, long long item, long long run,
+                        long long stride, struct error *e)
+{
+    long long runs = item / run, span;
+
+    if (stride <= 0) {
+        error_set(e, "%s:%d: item-stride: %lld %s between the starts of a work-item's runs: not positive", l->file,
+                  l->layout.item_stride_line, stride, dim);
+        return -1;
+    }
+    if (stride % run != 0) {
+        error_set(e, "%s:%d: item-stride: %lld %s between the starts of a work-item's runs is not a multiple of "
+                  "its runs of %lld", l->file, l->layout.item_stride_line, stride, dim, run);
+        return -1;
+    }
+    if (__builtin_mul_overflow(runs - 1, stride, &span) || __builtin_add_overflow(span, run, &span) ||
+        span > tile) {
+        error_set(e, "%s:%d: item-stride: %lld runs of %lld %s, %lld apart, do not fit in the work-group's tile "
+                  "of %lld %s", l->file, l->layout.item_stride_line, runs, run, dim, stride, tile, dim);
+        return -1;
+    }
+    return 0;
+}
+
+/* The item-stride line with the parameters at their defaults at 1024 x 1024 x 1024, so that a
+   stride that cannot be is reported when the file is read. Lines whose values the work-group
+   diagram refuses anyway (not positive, runs that do not make up the block) are left to it. */
+static int check_stride(struct reader *r)
+{
+    const struct lesson_layout *y = &r->l->layout;
+    static const char *const dims[2] = { "rows", "columns" };
+    struct expr_var vars[LESSON_MAX_PARAMS + 3];
+    struct expr_env env;
+
+    if (!y->item_stride[0])
+        return 0;
+    check_env(r->l, vars, &env);
+    for (int i = 0; i < 2; i++) {
+        long long tile, item, run, stride;
+        if (expr_eval(y->tile[i], &env, &tile, r->e) < 0 || expr_eval(y->item[i], &env, &item, r->e) < 0 ||
+            expr_eval(y->item_run[i], &env, &run, r->e) < 0 || expr_eval(y->item_stride[i], &env, &stride, r->e) < 0)
+            return -1;      /* not reached: check_expressions evaluated them */
+        if (tile <= 0 || item <= 0 || run <= 0 || item % run != 0)
+            continue;
+        if (lesson_check_stride(r->l, dims[i], tile, item, run, stride, r->e) < 0)
+            return -1;
     }
     return 0;
 }
@@ -583,7 +647,7 @@ static char *shorten(const char *title)
 
 static bool has_layout(const struct lesson_layout *y)
 {
-    return y->tile[0] || y->item[0] || y->item_run[0] || y->local_a[0] || y->local_b[0] ||
+    return y->tile[0] || y->item[0] || y->item_run[0] || y->item_stride[0] || y->local_a[0] || y->local_b[0] ||
            y->local_copies || y->loads;
 }
 
@@ -619,7 +683,8 @@ static int check_complete(struct reader *r)
                                      has_layout(&l->layout)))
         return bad(r, "%s", "a host lesson (engine: host) takes no entry, options, args, "
                             "global, local, order or b-transposed lines, nor the keys of its "
-                            "work-groups (tile, item, item-run, local-a, local-b, local-copies, loads); "
+                            "work-groups (tile, item, item-run, item-stride, local-a, local-b, local-copies, "
+                            "loads); "
                             "its kernel line, if any, names the C source shown");
     if (l->local_dims && l->local_dims != l->dims) {
         r->line = key_line(r, "local");
@@ -629,11 +694,18 @@ static int check_complete(struct reader *r)
         r->line = key_line(r, "item-run");
         return bad(r, "%s", "item-run needs an item line: runs of the work-item's block");
     }
+    if (l->layout.item_stride[0] && (!l->layout.item_run[0] || !l->layout.tile[0])) {
+        r->line = l->layout.item_stride_line;
+        return bad(r, "%s", l->layout.item_run[0]
+                                ? "item-stride needs a tile line: the runs lie in the work-group's tile"
+                                : "item-stride needs an item-run line: the distance between the starts of a "
+                                  "work-item's runs");
+    }
     if (l->layout.local_copies && !l->layout.local_a[0] && !l->layout.local_b[0]) {
         r->line = key_line(r, "local-copies");
         return bad(r, "%s", "local-copies needs a local-a or local-b line: copies of those tiles");
     }
-    return check_expressions(r);
+    return check_expressions(r) < 0 ? -1 : check_stride(r);
 }
 
 int lesson_parse(const char *file, const char *text, const char *const *kernel_dirs,
@@ -715,6 +787,7 @@ static void layout_free(struct lesson_layout *y)
         free(y->tile[i]);
         free(y->item[i]);
         free(y->item_run[i]);
+        free(y->item_stride[i]);
         free(y->local_a[i]);
         free(y->local_b[i]);
     }

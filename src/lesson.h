@@ -49,6 +49,9 @@ struct lesson_layout {
     char *tile[2];              /* the block of C one work-group computes */
     char *item[2];              /* the block of C one work-item computes */
     char *item_run[2];          /* its outputs in runs of this many neighbours; NULL: one block */
+    char *item_stride[2];       /* from the start of one of its runs to the next; NULL: the runs of
+                                   the group's work-items take turns over the whole tile */
+    int item_stride_line;       /* the item-stride line, for messages; 0: none */
     char *local_a[2];           /* A's tile in local memory, in rows and columns of A */
     char *local_b[2];           /* B's tile, in rows and columns of B */
     char *local_copies;         /* copies of those tiles; NULL: 1 */
@@ -124,6 +127,14 @@ const struct lesson *lesson_set_find(const struct lesson_set *set, int number);
 
 /* The kernel source, malloc'd, read as read_file does; NULL with a message in e. */
 char *lesson_kernel_source(const struct lesson *l, struct error *e);
+
+/* The item-stride line (lessons/FORMAT) in one dimension, dim "rows" or "columns", with the
+   values of the tile, item, item-run and item-stride lines there (run positive, a divisor of
+   item): stride must be a positive multiple of run, and the item / run runs of a work-item,
+   stride apart, must fit in the tile: (item / run - 1) * stride + run <= tile. Returns -1
+   with "FILE:LINE: item-stride: ..." in e where not. */
+int lesson_check_stride(const struct lesson *l, const char *dim, long long tile, long long item, long long run,
+                        long long stride, struct error *e);
 
 /* Index of the parameter called name, or -1. */
 int lesson_param_index(const struct lesson *l, const char *name);

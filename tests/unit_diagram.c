@@ -251,6 +251,59 @@ START_TEST(test_diagram_lines_that_disagree)
 }
 END_TEST
 
+/* A group of 16x16 work-items of 8x8 in runs of 4x4, 128x128 of C: its runs take turns over
+   the whole tile (64 apart) unless an item-stride line says otherwise (as in lesson 14, 16
+   rows and 32 columns apart within a warp tile). No other layout lines: the grid of the group
+   is the only one that starts at the column of its title. */
+#define STRIDED "lesson: 51\ntitle: T\nsources: S\nkernel: unit_diagram.c\nentry: gemm\nargs: M N K A B C\n" \
+                "param: TS = 16 in 8, 16\nglobal: M / 8, N / 8\nlocal: TS, TS\nmultiple: M 8 * TS, N 8 * TS\n" \
+                "tile: 8 * TS, 8 * TS\nitem: 8, 8\nitem-run: 4, 4\n"
+
+START_TEST(test_diagram_item_stride)
+{
+    struct lesson l;
+    struct param_set ps;
+    struct figures d;
+    struct error e;
+
+    error_init(&e);
+    parse(STRIDED "---\n", &l);
+    param_set_defaults(&l, &ps);
+    ck_assert_msg(figures_compute(&l, &ps, cube, NULL, &d, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(d.nwarnings, 0);
+    ck_assert_int_eq(d.stride_rows, 64);
+    ck_assert_int_eq(d.stride_cols, 64);
+    lesson_free(&l);
+    parse(STRIDED "item-stride: 16, 2 * TS\n---\n", &l);
+    ck_assert_msg(figures_compute(&l, &ps, cube, NULL, &d, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(d.nwarnings, 0);
+    ck_assert_int_eq(d.stride_rows, 16);
+    ck_assert_int_eq(d.stride_cols, 32);
+    /* With TS = 8 the tile is 64 columns, the stride 16, not the 32 of the default: checked at
+       these values, with the lesson file's line. */
+    ps.values[0] = 8;
+    ck_assert_msg(figures_compute(&l, &ps, cube, NULL, &d, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(d.stride_cols, 16);
+    lesson_free(&l);
+    parse(STRIDED "item-stride: 16, 512 / TS\n---\n", &l);
+    ps.values[0] = 8;       /* 2 runs of 4 columns, 32 apart at TS = 16, 64 apart here: beyond the tile */
+    ck_assert_int_lt(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_str_eq(e.msg, "d.lesson:14: item-stride: 2 runs of 4 columns, 64 apart, do not fit in the "
+                            "work-group's tile of 64 columns");
+    lesson_free(&l);
+    /* The shipped lessons: 13 without the line, 14 with it (4 * WIM rows, 128 / WIM columns). */
+    compute(13, cube, NULL, 0, NULL, &d);
+    ck_assert_int_eq(d.stride_rows, 64);
+    ck_assert_int_eq(d.stride_cols, 64);
+    compute(14, cube, NULL, 0, NULL, &d);
+    ck_assert_int_eq(d.stride_rows, 16);
+    ck_assert_int_eq(d.stride_cols, 32);
+    compute(14, cube, "WIM", 8, NULL, &d);
+    ck_assert_int_eq(d.stride_rows, 32);    /* a work-item's 4 rows are one run: no stride shown */
+    ck_assert_int_eq(d.stride_cols, 16);
+}
+END_TEST
+
 /* Without layout lines the diagram shows what the geometry tells; a local(...) argument that
    holds a tile of exactly its size is counted once, another one in full. */
 START_TEST(test_diagram_without_layout)
@@ -403,6 +456,84 @@ START_TEST(test_diagram_draw_labels)
     n = draw_checked(&d, 60, 24, true, "lesson 2");
     ck_assert(drawn(n, "32x1 work-items of 1x1024"));
     ck_assert(drawn(n, "global          1024"));
+}
+END_TEST
+
+/* The lengths of the runs of marked ('#') and other cells of a line of n ASCII cells, from a
+   marked one: "##..##......" gives 2 2 2 6. Returns their count. */
+static int mark_runs(const char *cells, size_t n, int *lens, int max)
+{
+    int count = 0;
+
+    ck_assert_msg(n > 0 && cells[0] == '#', "the grid does not start with work-item 0: %.*s", (int)n, cells);
+    for (size_t i = 0; i < n && count < max; count++) {
+        size_t j = i;
+        while (j < n && (cells[j] == '#') == (cells[i] == '#'))
+            j++;
+        lens[count] = (int)(j - i);
+        i = j;
+    }
+    return count;
+}
+
+/* The group's grid in an ASCII drawing of a lesson without local tiles: under its title, from
+   the title's column, its first line into cols and its first column, top down, into rows. */
+static void group_grid(size_t n, char *rows, size_t *nrows, char *cols, size_t *ncols)
+{
+    size_t at = 0, first = 0;
+
+    for (size_t i = 0; i < n && first == 0; i++)
+        if (strstr(lines[i], "one work-group:")) {
+            at = (size_t)(strstr(lines[i], "one work-group:") - lines[i]);
+            first = i + 1;
+        }
+    ck_assert(first > 0);
+    while (first < n && (strlen(lines[first]) <= at || lines[first][at] != '#'))
+        first++;        /* the rest of the title */
+    ck_assert(first < n);
+    *ncols = strspn(lines[first] + at, "#.:");
+    memcpy(cols, lines[first] + at, *ncols);
+    for (*nrows = 0; first + *nrows < n && strlen(lines[first + *nrows]) > at &&
+                     strchr("#.:", lines[first + *nrows][at]); (*nrows)++)
+        rows[*nrows] = lines[first + *nrows][at];
+}
+
+/* Work-item 0's runs drawn where they lie: two runs of 4 a stride apart, in lesson 13's way
+   (the stride half the tile: run, others, run, others up to the tile's end) or, at a shorter
+   stride, with the rest of the tile after the second run as a longer cell: 128 - 20 rows and
+   128 - 36 columns, about 3 strides each. The text gives the strides. */
+START_TEST(test_diagram_draw_item_stride)
+{
+    static const char *const strides[] = { "", "item-stride: 16, 32\n" };
+    char text[1024], rows[64], cols[DIAGRAM_LINE_BYTES];
+    int lens[8], count;
+    size_t n, nrows, ncols;
+
+    for (int i = 0; i < 2; i++) {
+        struct lesson l;
+        struct param_set ps;
+        struct figures d;
+        struct error e;
+        error_init(&e);
+        snprintf(text, sizeof text, STRIDED "%s---\n", strides[i]);
+        parse(text, &l);
+        param_set_defaults(&l, &ps);
+        ck_assert_msg(figures_compute(&l, &ps, cube, NULL, &d, &e) == 0, "%s", e.msg);
+        n = draw_checked(&d, 120, 40, false, strides[i]);
+        ck_assert(drawn(n, i == 0 ? "a work-item's rows and columns are in runs of 4, 64 apart"
+                                  : "a work-item's rows are in runs of 4, 16 apart, its columns in runs of 4, 32 "
+                                    "apart"));
+        group_grid(n, rows, &nrows, cols, &ncols);
+        count = mark_runs(rows, nrows, lens, 8);
+        ck_assert_int_eq(count, 4);
+        ck_assert_msg(lens[1] == lens[0] && lens[2] == lens[0] && lens[3] == (i == 0 ? 1 : 3) * lens[0],
+                      "rows %.*s", (int)nrows, rows);
+        count = mark_runs(cols, ncols, lens, 8);
+        ck_assert_int_eq(count, 4);
+        ck_assert_msg(lens[1] == lens[0] && lens[2] == lens[0] && lens[3] == (i == 0 ? 1 : 3) * lens[0],
+                      "columns %.*s", (int)ncols, cols);
+        lesson_free(&l);
+    }
 }
 END_TEST
 
@@ -772,6 +903,7 @@ Suite *diagram_suite(void)
     tcase_add_test(figures, test_diagram_refusals);
     tcase_add_test(figures, test_diagram_lines_that_disagree);
     tcase_add_test(figures, test_diagram_without_layout);
+    tcase_add_test(figures, test_diagram_item_stride);
     tcase_add_test(figures, test_diagram_shipped_agree);
     tcase_add_test(figures, test_diagram_overflow);
     tcase_add_test(figures, test_diagram_hostile_values);
@@ -781,6 +913,7 @@ Suite *diagram_suite(void)
     tcase_add_checked_fixture(drawing, setup, teardown);
     tcase_add_test(drawing, test_diagram_draw_fits);
     tcase_add_test(drawing, test_diagram_draw_labels);
+    tcase_add_test(drawing, test_diagram_draw_item_stride);
     tcase_add_test(drawing, test_diagram_draw_warnings);
     tcase_add_test(drawing, test_diagram_draw_without_layout);
     tcase_add_test(drawing, test_diagram_draw_legend);

@@ -670,6 +670,72 @@ START_TEST(test_lesson_layout_errors)
 }
 END_TEST
 
+/* item-stride: runs of 4 x 4 in a tile of 128 x 128, 4 * WPT = 16 rows and 32 columns apart:
+   lines 5 to 8 in place of the blank line 5. */
+#define STRIDED(stride) "tile: 8 * TS, 8 * TS\nitem: 8, 8\nitem-run: 4, 4\nitem-stride: " stride "\n"
+
+START_TEST(test_lesson_item_stride)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson_with(5, STRIDED("4 * WPT, 32")), &l);
+    ck_assert_str_eq(l.layout.item_stride[0], "4 * WPT");
+    ck_assert_str_eq(l.layout.item_stride[1], "32");
+    ck_assert_int_eq(l.layout.item_stride_line, 8);
+    lesson_free(&l);
+    /* The runs may reach the tile's end, no further: (2 - 1) * 124 + 4 = 128. */
+    parse_ok(full_lesson_with(5, STRIDED("124, 4")), &l);
+    lesson_free(&l);
+    parse_ok(full_lesson, &l);
+    ck_assert_ptr_null(l.layout.item_stride[0]);
+    ck_assert_int_eq(l.layout.item_stride_line, 0);
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_item_stride_errors)
+{
+    struct lesson l;
+    struct error e;
+
+    parse_fails(full_lesson_with(5, STRIDED("16")), 8, "expected two expressions (ROWS, COLS)");
+    parse_fails(full_lesson_with(5, STRIDED("16, 4 * NOPE")), 8, "unknown name");
+    /* A positive multiple of the run, checked with the parameters at their defaults. */
+    parse_fails2(full_lesson_with(5, STRIDED("18, 32")), 8, "item-stride: 18 rows",
+                 "not a multiple of its runs of 4");
+    parse_fails2(full_lesson_with(5, STRIDED("16, 30")), 8, "30 columns", "not a multiple");
+    parse_fails2(full_lesson_with(5, STRIDED("16, WPT - 4")), 8, "0 columns", "not positive");
+    /* Its runs must fit in the tile: (2 - 1) * 128 + 4 > 128. */
+    parse_fails2(full_lesson_with(5, STRIDED("128, 32")), 8, "2 runs of 4 rows, 128 apart",
+                 "do not fit in the work-group's tile of 128 rows");
+    parse_fails2(full_lesson_with(5, STRIDED("16, 2 * TS * WPT")), 8, "128 apart", "tile of 128 columns");
+    /* It needs the runs and the tile it spaces them in; reported at its own line. */
+    parse_fails(full_lesson_with(5, "tile: TS, TS\nitem: 2, 2\nitem-stride: 2, 2\n"), 7,
+                "item-stride needs an item-run line");
+    parse_fails(full_lesson_with(5, "item: 2, 2\nitem-run: 1, 1\nitem-stride: 2, 2\n"), 7,
+                "item-stride needs a tile line");
+    parse_fails2(full_lesson_with(5, STRIDED("16, 32\nitem-stride: 16, 32")), 9, "item-stride", "twice");
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nitem-stride: 1, 1\n---\n", 6, "item-stride");
+    /* The same check at other values (the figures use it): by dimension, the message names the
+       lesson file's line. */
+    parse_ok(full_lesson_with(5, STRIDED("4 * WPT, 32")), &l);
+    error_init(&e);
+    ck_assert_int_eq(lesson_check_stride(&l, "rows", 128, 8, 4, 16, &e), 0);
+    ck_assert_int_eq(lesson_check_stride(&l, "rows", 128, 4, 4, 1000, &e), 0);   /* one run: any stride */
+    ck_assert_int_eq(lesson_check_stride(&l, "columns", 64, 16, 4, 20, &e), 0);  /* 3 * 20 + 4 = 64 */
+    ck_assert_int_lt(lesson_check_stride(&l, "columns", 64, 16, 4, 24, &e), 0);
+    ck_assert_str_eq(e.msg, "t.lesson:8: item-stride: 4 runs of 4 columns, 24 apart, do not fit in the "
+                            "work-group's tile of 64 columns");
+    ck_assert_int_lt(lesson_check_stride(&l, "rows", 128, 8, 4, 6, &e), 0);
+    ck_assert_str_eq(e.msg, "t.lesson:8: item-stride: 6 rows between the starts of a work-item's runs is not a "
+                            "multiple of its runs of 4");
+    ck_assert_int_lt(lesson_check_stride(&l, "rows", 128, 8, 4, -4, &e), 0);
+    ck_assert_int_lt(lesson_check_stride(&l, "rows", 1LL << 62, 12, 4, 1LL << 62, &e), 0);  /* 2 * 2^62: no overflow */
+    ck_assert_msg(strstr(e.msg, "do not fit") != NULL, "%s", e.msg);
+    lesson_free(&l);
+}
+END_TEST
+
 START_TEST(test_lesson_layout_host)
 {
     parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\ntile: 1, 1\n---\n", 6, "takes no entry");
@@ -870,6 +936,8 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_layout_optional);
     tcase_add_test(parse, test_lesson_layout_errors);
     tcase_add_test(parse, test_lesson_layout_host);
+    tcase_add_test(parse, test_lesson_item_stride);
+    tcase_add_test(parse, test_lesson_item_stride_errors);
     suite_add_tcase(s, parse);
 
     tcase_add_unchecked_fixture(load, root_setup, root_teardown);
