@@ -143,6 +143,92 @@ void chart_branch_legend(char *buf, size_t len, const char *branch, bool utf8)
     format_whole(buf, len, "%s side branch: %s", chart_branch_mark(utf8), branch);
 }
 
+void chart_bar_widths(int width, int value_w, int *label_w, int *bar_w)
+{
+    int room = width - 3 - 1 - value_w;     /* for the label and the bar */
+    int label = room - 6;
+
+    label = label > 24 ? 24 : label < 10 ? 10 : label;
+    if (label > room - 1)
+        label = room - 1;
+    if (label < 0)
+        label = 0;
+    *label_w = label;
+    *bar_w = room - label > 0 ? room - label : 0;
+}
+
+static int columns_of(const char *s)
+{
+    return (int)str_columns(s, strlen(s));
+}
+
+/* Writes the kept items, joined, into buf; returns the columns. */
+static int join_items(char *buf, size_t len, const struct chart_item *items, const int *form, size_t n,
+                      const char *sep)
+{
+    struct str s;
+
+    str_init(&s, buf, len);
+    for (size_t i = 0; i < n; i++)
+        if (form[i] >= 0)
+            str_appendf(&s, sep, "%s", form[i] == 1 ? items[i].shorter : items[i].text);
+    return columns_of(buf);
+}
+
+int chart_fit_items(char *buf, size_t len, const struct chart_item *items, size_t n, const char *sep, int width)
+{
+    int *form = xcalloc(n ? n : 1, sizeof *form);     /* 0 the text, 1 the shorter, -1 dropped */
+    int used;
+
+    if (len == 0) {
+        free(form);
+        return 0;
+    }
+    while ((used = join_items(buf, len, items, form, n, sep)) > width) {
+        size_t pick = n;
+        for (size_t i = 0; i < n; i++) {
+            bool can = form[i] == 0 ? items[i].shorter || items[i].rank > 0 : form[i] == 1 && items[i].rank > 0;
+            if (can && (pick == n || items[i].rank >= items[pick].rank))
+                pick = i;
+        }
+        if (pick == n)
+            break;
+        form[pick] = form[pick] == 0 && items[pick].shorter ? 1 : -1;
+    }
+    free(form);
+    return used;
+}
+
+const char *chart_ellipsis(bool utf8)
+{
+    return utf8 ? "\u2026" : "...";
+}
+
+int chart_shorten_words(char *buf, size_t len, const char *text, int width, bool utf8)
+{
+    const char *mark = chart_ellipsis(utf8);
+    int room = width - columns_of(mark);
+    size_t end = 0;
+
+    if (len == 0)
+        return 0;
+    if (columns_of(text) <= width) {
+        format_whole(buf, len, "%s", text);
+        return columns_of(buf);
+    }
+    if (room < 0) {
+        buf[0] = '\0';
+        return 0;
+    }
+    /* The end of the last word that leaves room for a space and the mark. */
+    for (size_t at = 0; text[at]; at++)
+        if (text[at] != ' ' && (text[at + 1] == ' ' || text[at + 1] == '\0') &&
+            (int)str_columns(text, at + 1) + 1 <= room)
+            end = at + 1;
+    format_whole(buf, len, "%.*s%s%s", (int)end, text, end ? " " : "", mark);
+    return columns_of(buf);
+}
+
 void chart_columns(const double *v, size_t n, double max, int height, bool utf8, char **rows)
 {
     int per_row = utf8 ? 8 : 1;

@@ -45,6 +45,35 @@ void chart_lesson_label(char *buf, size_t len, int number, const char *title, bo
 /* The legend of a side branch named branch: "\u2506 side branch: row per work-item". */
 void chart_branch_legend(char *buf, size_t len, const char *branch, bool utf8);
 
+/* The columns of a bar chart's row of width columns: the label, 3 columns for a mark, the bar,
+   a space, then the figures, value_w columns (the value, the spread and the mark of the fastest,
+   with the spaces between them). The label takes what a bar of 6 columns leaves, from 10 to 24
+   columns, and less where even that does not leave one column for the bar; the bar the rest. The
+   row never passes width: *label_w + 3 + *bar_w + 1 + value_w <= width, where width allows. */
+void chart_bar_widths(int width, int value_w, int *label_w, int *bar_w);
+
+/* A piece of a line made of whole items (chart_fit_items). */
+struct chart_item {
+    const char *text;
+    const char *shorter;        /* a shorter form, taken before the item is dropped; or NULL */
+    int rank;                   /* higher ranks give way first; rank 0 is shortened, never dropped */
+};
+
+/* Joins the items in their order, sep between them, into buf (NUL-terminated), giving way until
+   the line fits width columns: each time, the item of the highest rank that can give way (the last
+   of equal ranks) takes its shorter form, or is dropped when it has none left (an item of rank 0
+   is never dropped). No item is ever cut. Returns the line's columns, more than width when what
+   cannot give way does not fit. */
+int chart_fit_items(char *buf, size_t len, const struct chart_item *items, size_t n, const char *sep, int width);
+
+/* The mark of a cut line: "\u2026", or "..." without UTF-8. */
+const char *chart_ellipsis(bool utf8);
+
+/* text into buf, whole when it fits width columns; else its longest run of whole words that fits
+   with the mark of a cut (chart_ellipsis) after it ("A fast row-major \u2026"); just the mark when
+   not even the first word fits, nothing when the mark does not. Returns the columns. */
+int chart_shorten_words(char *buf, size_t len, const char *text, int width, bool utf8);
+
 /* Vertical bars, one column per value on a scale of 0..max, height rows high: UTF-8 lower
    eighths blocks (U+2581..U+2588) or '#' per whole row in ASCII, the same rounding and
    least mark as chart_bar. rows[r] (r = 0 is the top) receives a NUL-terminated string;

@@ -225,38 +225,118 @@ static void origin_note(const struct session_view *v, char *buf, size_t len)
         snprintf(buf, len, " (defaults: tuned at %s, too far from this size)", at);
 }
 
+/* The parts of the title line, from which it is built to fit. */
+struct title_parts {
+    char head[256];             /* " clmm-tutor │ Lesson 13 (14 of 15): " */
+    char short_head[256];       /* the same without the side branch's name */
+    const char *title, *size, *note, *device, *sep;
+    char params[LESSON_MAX_PARAMS][64];
+    size_t nparams;
+};
+
+/* The title line with the first kept parameters (an ellipsis after them when some are left
+   out), the note and the device when asked for, the title shortened to what is left; returns
+   the columns left of the title. */
+static int title_line(const struct title_parts *p, size_t kept, bool note, bool device, bool short_head,
+                       int width, char *buf, size_t len)
+{
+    const char *head = short_head ? p->short_head : p->head;
+    char tail[LINE_BYTES], title[512];
+    struct str s;
+
+    str_init(&s, tail, sizeof tail);
+    str_appendf(&s, "", "%s%s", p->sep, p->size);
+    if (p->nparams > 0) {
+        str_appendf(&s, "", "%s", p->sep);
+        for (size_t i = 0; i < kept; i++)
+            str_appendf(&s, i ? " " : "", "%s", p->params[i]);
+        if (kept < p->nparams)
+            str_appendf(&s, kept ? " " : "", "%s", chart_ellipsis(crt_utf8()));
+        if (note)
+            str_appendf(&s, "", "%s", p->note);
+    }
+    if (device && p->device)
+        str_appendf(&s, "", "%s%s", p->sep, p->device);
+    int shown = chart_shorten_words(title, sizeof title, p->title,
+                                    width - (int)str_columns(head, strlen(head)) - (int)str_columns(tail, strlen(tail)),
+                                    crt_utf8());
+    snprintf(buf, len, "%s%s%s", head, title, tail);
+    return shown;
+}
+
+/* Builds the title line from whole parts: what does not fit gives way, the device first, then
+   where the parameters came from, the parameters one at a time from the end, the side branch's
+   name, and at last the words of the title from the end; a number is never cut. */
+static void fit_title(const struct title_parts *p, int width, char *buf, size_t len)
+{
+    size_t kept = p->nparams;
+    bool note = p->note[0] != '\0', device = p->device != NULL, short_head = false;
+
+    for (;;) {
+        title_line(p, kept, note, device, short_head, LINE_BYTES, buf, len);
+        if ((int)str_columns(buf, strlen(buf)) <= width)
+            return;
+        if (device)
+            device = false;
+        else if (note)
+            note = false;
+        else if (kept > 0)
+            kept--;
+        else
+            break;
+    }
+    /* The side branch's name stays while the title keeps at least half of itself beside it. */
+    if (title_line(p, kept, note, device, false, width, buf, len) < (int)str_columns(p->title, strlen(p->title)) / 2)
+        title_line(p, kept, note, device, true, width, buf, len);
+}
+
 void panes_draw_title(const struct rect *r, const struct screen_model *m)
 {
     const struct lesson *l = current(m);
     const struct session_view *v = m->view;
-    int attr = crt_attr(ROLE_TITLE), x = r->x;
-    char size[64], params[256], note[128];
-    const char *sep = crt_utf8() ? " \u2502 " : " | ";
+    int attr = crt_attr(ROLE_TITLE);
+    char size[64], note[128], line[LINE_BYTES];
+    struct title_parts p;
 
+    memset(&p, 0, sizeof p);
+    p.sep = crt_utf8() ? " \u2502 " : " | ";
+    if (v->device_ready || v->device >= 0)
+        p.device = v->devices_known && v->device >= 0 ? v->devices[v->device] : NULL;
+    else
+        p.device = "opening the device...";
+    blank(r->y, r->x, r->w, attr);
     if (m->exercise) {
         const struct exercise_model *ex = m->exercise;
-        blank(r->y, r->x, r->w, attr);
-        x += printf_at(r->y, x, r->w, attr, " clmm-tutor%sExercise %d (%d of %d): %s", sep, ex->x->number,
-                       ex->position, ex->count, ex->x->l.title);
-        printf_at(r->y, x, r->x + r->w - x, attr, "%s%s", sep,
-                  v->devices_known && v->device >= 0 ? v->devices[v->device] : "opening the device...");
+        snprintf(p.head, sizeof p.head, " clmm-tutor%sExercise %d (%d of %d): ", p.sep, ex->x->number,
+                 ex->position, ex->count);
+        str_copy(p.short_head, sizeof p.short_head, p.head);
+        p.title = ex->x->l.title;
+        p.device = v->devices_known && v->device >= 0 ? v->devices[v->device] : "opening the device...";
+        /* No size in an exercise's title: the device follows the title at once. */
+        snprintf(line, sizeof line, "%s%s%s%s", p.head, p.title, p.sep, p.device);
+        if ((int)str_columns(line, strlen(line)) > r->w)
+            chart_shorten_words(line + strlen(p.head), sizeof line - strlen(p.head), p.title,
+                                r->w - (int)str_columns(p.head, strlen(p.head)), crt_utf8());
+        puts_at(r->y, r->x, r->w, line, attr);
         return;
     }
     format_size(size, sizeof size, v->size);
-    param_set_format(l, &v->params, params, sizeof params);
     origin_note(v, note, sizeof note);
-    blank(r->y, r->x, r->w, attr);
+    p.size = size;
+    p.note = note;
+    p.title = l->title;
+    for (size_t i = 0; i < l->nparams; i++)
+        snprintf(p.params[i], sizeof p.params[i], "%s=%lld", l->params[i].name, v->params.values[i]);
+    p.nparams = l->nparams;
     /* The lesson's number, where it stands in the set (numbers may start at 0), and the
        side branch it is on. */
-    x += printf_at(r->y, x, r->w, attr, " clmm-tutor%s%sLesson %d (%d of %zu%s%s): %s%s%s%s%s%s",
-                   m->demo ? " [demo]" : "", sep, l->number, m->lesson + 1, m->lessons->count,
-                   l->branch ? ", side branch: " : "", l->branch ? l->branch : "",
-                   l->title, sep, size, params[0] ? sep : "", params, note);
-    if (v->device_ready || v->device >= 0)
-        printf_at(r->y, x, r->x + r->w - x, attr, "%s%s", sep, v->devices_known && v->device >= 0 ?
-                  v->devices[v->device] : "");
-    else
-        printf_at(r->y, x, r->x + r->w - x, attr, "%sopening the device...", sep);
+    snprintf(p.head, sizeof p.head, " clmm-tutor%s%sLesson %d (%d of %zu%s%s): ", m->demo ? " [demo]" : "", p.sep,
+             l->number, m->lesson + 1, m->lessons->count, l->branch ? ", side branch: " : "",
+             l->branch ? l->branch : "");
+    snprintf(p.short_head, sizeof p.short_head, " clmm-tutor%s%sLesson %d (%d of %zu%s): ", m->demo ? " [demo]" : "",
+             p.sep, l->number, m->lesson + 1, m->lessons->count, l->branch ? ", side branch" : "");
+    fit_title(&p, r->w, line, sizeof line);
+    puts_at(r->y, r->x, r->w, line, attr);
 }
 
 static int key_width(const struct key_binding *k)
@@ -628,8 +708,16 @@ static void draw_host_code(const struct rect *r, struct screen_model *m)
     struct error e;
     char *text;
 
-    snprintf(title, sizeof title, "Host code of lesson %d's launch at %lldx%lldx%lld (H: the kernel)",
-             current(m)->number, v->size.m, v->size.n, v->size.k);
+    char size[64], what[128], shorter[128];
+
+    /* The size stays whole; the words shorten, then the key goes. */
+    format_size(size, sizeof size, v->size);
+    snprintf(what, sizeof what, "Host code of lesson %d's launch at %s", current(m)->number, size);
+    snprintf(shorter, sizeof shorter, "Host code, lesson %d at %s", current(m)->number, size);
+    {
+        const struct chart_item items[] = { { what, shorter, 0 }, { " (H: the kernel)", " (H: kernel)", 1 } };
+        chart_fit_items(title, sizeof title, items, 2, "", r->w - 6);
+    }
     in = frame(r, title, m->focus == PANE_SOURCE);
     error_init(&e);
     text = hostcode_generate(current(m), &v->params, v->size, &e);
@@ -1072,6 +1160,8 @@ static size_t fit_bars(const struct screen_model *m, struct bar *bars, size_t n,
 /* A label cut to w columns, its last column a mark when it was cut. */
 static void put_label(int y, int x, int w, const char *s, int attr)
 {
+    if (w <= 0)
+        return;
     if ((int)str_columns(s, strlen(s)) <= w) {
         puts_at(y, x, w, s, attr);
         return;
@@ -1140,7 +1230,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
 {
     const struct session_view *v = m->view;
     struct bar bars[SESSION_MAX_LESSONS + 1];
-    int rows = in->h - row - 2, base = speedup_base(m), label_w, value_w;
+    int rows = in->h - row - 2, base = speedup_base(m), label_w, bar_w, value_w;
     double fastest = 0.0, least = 0.0, lo = 0.0, hi = 0.0, scale = 0.0, unit = 1.0;
     size_t n = collect_bars(m, bars), shown;
     const struct summary *best = NULL;
@@ -1169,16 +1259,23 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
     else
         chart_log_range(least, fastest, &lo, &hi);
     format_size(size, sizeof size, v->size);
-    snprintf(heading, sizeof heading, "%s at %s%s%s", mode == BARS_SPEEDUP ? "Speed-up" : "GFLOPS medians", size,
-             mode == BARS_LINEAR ? "" : mode == BARS_LOG ? ", log scale" : "",
-             v->clblast.have || !v->clblast_built ? "" : "  (a: every lesson)");
-    if (mode == BARS_SPEEDUP)
-        snprintf(heading + strlen(heading), sizeof heading - strlen(heading), " over lesson %d, log scale",
-                 m->lessons->items[base].number);
+    {
+        /* The scale and what it compares with first; the hint gives way first. */
+        char what[128];
+        if (mode == BARS_SPEEDUP)
+            snprintf(what, sizeof what, "Speed-up over lesson %d at %s", m->lessons->items[base].number, size);
+        else
+            snprintf(what, sizeof what, "GFLOPS medians at %s", size);
+        const struct chart_item items[] = {
+            { what, NULL, 0 },
+            { mode == BARS_LINEAR ? "" : ", log scale", mode == BARS_LINEAR ? NULL : ", log", 0 },
+            { v->clblast.have || !v->clblast_built ? "" : "  (a: every lesson)", NULL, 1 },
+        };
+        chart_fit_items(heading, sizeof heading, items, sizeof items / sizeof items[0], "", in->w);
+    }
     puts_at(in->y + row, in->x, in->w, heading, crt_attr(ROLE_HEADING));
     shown = fit_bars(m, bars, n, (size_t)rows, best);
-    /* The figures take what the widest needs; the label what a bar of 6 columns leaves, up
-       to 24. */
+    /* The figures take what the widest needs; the label and the bar share the rest. */
     value_w = 0;
     for (size_t i = 0; i < shown; i++)
         if (shows_speed(bars[i].fig)) {
@@ -1188,12 +1285,11 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
             int need = (int)(str_columns(value, strlen(value)) + str_columns(spread, strlen(spread))) + 3;
             value_w = need > value_w ? need : value_w;
         }
-    label_w = in->w - 3 - 6 - value_w;
-    label_w = label_w > 24 ? 24 : label_w < 10 ? 10 : label_w;
+    chart_bar_widths(in->w, value_w, &label_w, &bar_w);
     for (size_t i = 0; i < shown; i++) {
         const struct bar *b = &bars[i];
         const struct summary *f = b->fig;
-        int y = in->y + row + 1 + (int)i, x = in->x, bar_w = in->w - label_w - 3 - value_w;
+        int y = in->y + row + 1 + (int)i, x = in->x;
         bool current = b->index == m->lesson;
         char label[128], bar[LINE_BYTES], value[48], spread[32], mark = ' ';
         if (b->index >= 0 && f->have && !f->stale && v->changed[b->index])
@@ -1238,32 +1334,39 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         }
     }
     {
-        /* The legend: what the marks mean, and what did not fit. */
-        char legend[256] = "";
-        struct str s;
-        str_init(&s, legend, sizeof legend);
+        /* The legend: what the marks mean, and what did not fit, in whole items; the hints give
+           way first, then the marks that explain themselves best. */
+        const char *star = crt_utf8() ? "\u2605" : "*";
+        char legend[512], best_text[64], fastest_short[32], branch_full[128], branch_short[64], more[64];
+        struct chart_item items[8];
+        size_t k = 0;
+        snprintf(best_text, sizeof best_text, "%s fastest%s", star,
+                 best && best->partial ? " (tuned, partial search)" : best && best->tuned ? " (tuned)" : "");
+        snprintf(fastest_short, sizeof fastest_short, "%s fastest", star);
         if (best)
-            str_appendf(&s, "  ", "%s fastest%s", crt_utf8() ? "\u2605" : "*",
-                        best->partial ? " (tuned, partial search)" : best->tuned ? " (tuned)" : "");
+            items[k++] = (struct chart_item){ best_text, strcmp(best_text, fastest_short) ? fastest_short : NULL, 3 };
         if (any_tuned)
-            str_appendf(&s, "  ", "T tuned");
+            items[k++] = (struct chart_item){ "T tuned", NULL, 3 };
         if (any_partial)
-            str_appendf(&s, "  ", "P tuned, partial search");
+            items[k++] = (struct chart_item){ "P tuned, partial search", "P partial", 3 };
         if (any_changed)
-            str_appendf(&s, "  ", "~ changed (t, --param)");
+            items[k++] = (struct chart_item){ "~ changed (t, --param)", "~ changed", 3 };
         if (branch) {
-            char mark[64];
-            chart_branch_legend(mark, sizeof mark, branch, crt_utf8());
-            str_appendf(&s, "  ", "%s", mark);
+            chart_branch_legend(branch_full, sizeof branch_full, branch, crt_utf8());
+            snprintf(branch_short, sizeof branch_short, "%s side branch", chart_branch_mark(crt_utf8()));
+            items[k++] = (struct chart_item){ branch_full, branch_short, 1 };
         }
-        if (n > shown)
-            str_appendf(&s, "  ", m->focus == PANE_GFLOPS ? "+%zu more: z to zoom" : "+%zu more: Tab here, z zooms",
-                        n - shown);
-        else if (any_stale)
-            str_appendf(&s, "  ", "a measures");
-        if (best && mode == BARS_LINEAR && in->w >= 50)
-            str_appendf(&s, "  ", "v: log");
-        printf_at(in->y + row + 1 + (int)shown, in->x, in->w, crt_attr(ROLE_DIM), "%s", legend);
+        if (n > shown) {
+            snprintf(more, sizeof more, m->focus == PANE_GFLOPS ? "+%zu more: z to zoom" : "+%zu more: Tab here, z zooms",
+                     n - shown);
+            items[k++] = (struct chart_item){ more, NULL, 2 };
+        } else if (any_stale) {
+            items[k++] = (struct chart_item){ "a measures", NULL, 4 };
+        }
+        if (best && mode == BARS_LINEAR)
+            items[k++] = (struct chart_item){ "v: log scale", NULL, 5 };
+        chart_fit_items(legend, sizeof legend, items, k, "  ", in->w);
+        puts_at(in->y + row + 1 + (int)shown, in->x, in->w, legend, crt_attr(ROLE_DIM));
     }
 }
 
@@ -1797,18 +1900,36 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
     struct rect in;
 
     snprintf(title, sizeof title, "Lesson %d parameters: Up/Down choose, Left/Right change", l->number);
+    int name_w = 0, values_w = 0;
+
     in = frame(&r, title, true);
+    /* The names in a column as wide as the longest and a space; the values in another, so that
+       the defaults, and the word that marks a switch, line up. */
+    for (size_t i = 0; i < l->nparams; i++) {
+        const struct lesson_param *p = &l->params[i];
+        int w = 0;
+        name_w = (int)strlen(p->name) > name_w ? (int)strlen(p->name) : name_w;
+        for (size_t k = 0; k < p->nvalues; k++)
+            w += snprintf(NULL, 0, " %lld ", p->values[k]);
+        values_w = w > values_w ? w : values_w;
+    }
     for (size_t i = 0; i < l->nparams && (int)i < in.h; i++) {
         const struct lesson_param *p = &l->params[i];
-        int x = in.x + 1, y = in.y + (int)i;
-        x += printf_at(y, x, 12, (int)i == row ? crt_attr(ROLE_SELECTED) : crt_attr(ROLE_EMPHASIS), "%-8s",
-                       p->name);
+        int x = in.x + 1, y = in.y + (int)i, start;
+        printf_at(y, x, name_w, (int)i == row ? crt_attr(ROLE_SELECTED) : crt_attr(ROLE_EMPHASIS), "%-*s", name_w,
+                  p->name);
+        x += name_w + 1;
+        start = x;
         for (size_t k = 0; k < p->nvalues; k++) {
             bool on = p->values[k] == m->view->params.values[i];
             x += printf_at(y, x, in.x + in.w - x, on ? crt_attr(ROLE_SELECTED) : 0, on ? "[%lld]" : " %lld ",
                            p->values[k]);
         }
-        printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  (default %lld)", p->def);
+        x = start + values_w;
+        x += printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  (default %lld)", p->def);
+        /* A switch turns one change of the lesson on or off; the tuner leaves it at its default. */
+        if (p->is_switch)
+            printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  switch, not tuned");
     }
     if (refusal && *refusal) {
         struct rect msg = { in.y + (int)l->nparams + 1, in.x + 1, in.h - (int)l->nparams - 2, in.w - 2 };

@@ -424,17 +424,46 @@ static int key_inside(struct tutor *t, int key)
     return KEY_REDRAW;
 }
 
+/* The command that prints the host code shown, whole, for copying: the lesson, its size and
+   the parameters that are not the defaults, or as much of it as fits width columns (at least
+   "--show N --host-code"). */
+static void host_code_command(const struct tutor *t, int width, char *buf, size_t len)
+{
+    const struct lesson *l = &t->lessons->items[t->model.lesson];
+    struct gemm_size sz = t->view->size;
+    const char *dot = crt_utf8() ? "\u00b7" : "-";
+    char cmd[512];
+    struct str s;
+
+    str_init(&s, cmd, sizeof cmd);
+    str_appendf(&s, "", "clmm-tutor --show %d --host-code", l->number);
+    if (t->opts->lessons_dir)
+        str_appendf(&s, " ", "--lessons %s", t->opts->lessons_dir);
+    if (sz.m == sz.n && sz.n == sz.k)
+        str_appendf(&s, " ", "--size %lld", sz.m);
+    else
+        str_appendf(&s, " ", "--size %lldx%lldx%lld", sz.m, sz.n, sz.k);
+    for (size_t i = 0; i < l->nparams; i++)
+        if (t->view->params.values[i] != l->params[i].def)
+            str_appendf(&s, " ", "--param %s=%lld", l->params[i].name, t->view->params.values[i]);
+    snprintf(buf, len, "H: back %s whole: %s", dot, cmd);
+    if (s.truncated || (int)str_columns(buf, strlen(buf)) > width)
+        snprintf(buf, len, "H: back %s whole: clmm-tutor --show %d --host-code", dot, l->number);
+}
+
 static int key_host_code(struct tutor *t, int key)
 {
+    char text[600];
+
     (void)key;
     t->model.host_code = !t->model.host_code;
     t->model.inside = false;
     t->model.scroll[PANE_SOURCE] = t->model.hscroll[PANE_SOURCE] = 0;
     if (t->model.host_code)
         t->model.focus = PANE_SOURCE;       /* so that it scrolls and z zooms it */
-    show_notice(t, t->model.host_code ? "host code: the launch in plain OpenCL C, at this size and these "
-                                        "parameters (H: the kernel again)"
-                                      : "the kernel's source");
+    /* The key line's width, less its margins. */
+    host_code_command(t, COLS - 2, text, sizeof text);
+    show_notice(t, t->model.host_code ? text : "the kernel's source");
     return KEY_REDRAW;
 }
 

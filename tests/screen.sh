@@ -309,7 +309,11 @@ for geometry in "80 24" "120 40"; do
     # Lessons 2 to 4, a side branch, marked beside the main ladder; the legend names it.
     check "the side branch's bars are marked at ${geometry% *}x${geometry#* }" " 2┆One row of C"
     check_absent "the main ladder's are not" " [15]┆"
-    [ "${geometry% *}" -lt 100 ] || check "the legend names the side branch" "┆ side branch: row per work-item"
+    # The legend gives way in whole items, the one that explains ┆ last: never cut mid-word.
+    check "the legend names the side branch at ${geometry% *}x${geometry#* }" "┆ side branch: row per work-item(  |│|$)"
+    # A bar leaves room for its figures: the fastest's ★ stays inside the pane's border.
+    check "the ★ inside the pane at ${geometry% *}x${geometry#* }" "(±|\+-)[0-9.]+% ★ *│"
+    check_absent "the ★ never in the border's place" "(±|\+-)[0-9.]+% ★$"
     # The bar of the current lesson is its median line: the same summary of the same runs.
     keys Space
     check "paused" "paused \(space resumes\)"
@@ -334,7 +338,8 @@ check_gone "the series ends" "all lessons: [0-9]+ of"
 keys v
 check "v: a log scale" "GFLOPS medians at 64.*, log scale"
 keys v
-check "v again: the speed-up over lesson 1" "Speed-up at 64.* over lesson 1"
+check "v again: the speed-up over lesson 1" "Speed-up over lesson 1 at 64³, log scale"
+check_absent "the legend offers no log scale on a log scale" "v: log scale"
 keys v +
 check "+ goes to 128" "Lesson 5 \(6 of 15\).*128"
 keys -
@@ -423,7 +428,7 @@ check "z and End: zoomed, at its last line" "clReleaseProgram\(program\);"
 check "the NDRange, evaluated, the expressions beside it" "global\[2\] = \{ 32, 16 \}; +/\* M / WPTM, N / WPTN \*/"
 check "B^T passed as argument 4" "clSetKernelArg\(kernel, 4, sizeof\(cl_mem\), &b_buf\)\); +/\* B\^T \*/"
 keys z +
-check "a new size, a new launch" "Host code of lesson 9's launch at 128x128x128"
+check "a new size, a new launch" "Host code of lesson 9's launch at 128³"
 keys i
 check "i: the look inside instead" "Look inside lesson 9's built kernel"
 keys H
@@ -435,6 +440,31 @@ check "the host lesson launches no kernel" "lesson 0 runs on the host: it launch
 keys q
 check_restored "q after the host code" 0
 export XDG_STATE_HOME="$tmp/state"
+
+# At 80 columns: the title keeps the size and whole words, the parameters give way with a
+# mark; the source pane's title keeps the size; the key line names the command that prints
+# the host code whole, with the size and the parameters that are not the defaults.
+start 80 24 --lesson 13 --size 160 --param TSK=16 $device
+check "the title at 80 columns, whole words and the size" "Lesson 13 \(14 of 15\): A fast row-major kernel for … │ 160³ │ …$"
+keys H
+check "H at 80 columns: the command for the whole code" "H: back · whole: clmm-tutor --show 13 --host-code --size 160 --param TSK=16 *$"
+check "the host code's title keeps the size" "Host code.* 160³"
+keys t
+check "t: the names in a column, a space after the longest" "│ PREFETCH \[1\] +0 +\(default 1\)"
+check "a switch is marked" "│ VGLOBAL  \[1\] +0 +\(default 1\)  switch, not tuned"
+check_absent "a parameter is not" "TSM .*switch"
+keys Escape
+check_gone "Esc closes the parameters" "Lesson 13 parameters"
+keys q
+check_restored "q after the host code at 80 columns" 0
+start 100 30 --lesson 13 --size 160 $device
+check "the title at 100 columns: whole parameters, then a mark" "│ 160³ │ TSM=128 …$"
+keys q
+check_restored "q after the title at 100 columns" 0
+start 80 24 --lesson 2 --size 64 $device
+check "a side branch's title at 80 columns" "Lesson 2 \(3 of 15, side branch\): One row of C per … │ 64³ │ …$"
+keys q
+check_restored "q after the side branch's title" 0
 
 # A set without lesson 1 opens at its first lesson.
 mkdir -p "$tmp/few/lessons" "$tmp/few/kernels"

@@ -328,6 +328,104 @@ START_TEST(test_chart_branch_labels)
 }
 END_TEST
 
+/* A bar's row keeps its figures inside the pane: label, mark, bar, a space, figures. */
+START_TEST(test_chart_bar_widths)
+{
+    int label, bar;
+
+    for (int width = 0; width <= 200; width++)
+        for (int value_w = 5; value_w <= 30; value_w++) {
+            chart_bar_widths(width, value_w, &label, &bar);
+            ck_assert_int_ge(label, 0);
+            ck_assert_int_ge(bar, 0);
+            ck_assert_int_le(label, 24);
+            if (width >= 3 + 1 + value_w + 1)
+                ck_assert_msg(label + 3 + bar + 1 + value_w <= width && bar >= 1,
+                              "width %d, figures %d: label %d, bar %d", width, value_w, label, bar);
+        }
+    /* 118 columns inside, "4.87 \u00b15.3% \u2605" is 4 + 1 + 5 + 2 = 12: a 24-column label. */
+    chart_bar_widths(118, 12, &label, &bar);
+    ck_assert_int_eq(label, 24);
+    ck_assert_int_eq(bar, 118 - 24 - 3 - 1 - 12);
+    /* 40 columns: the label gives way down to 10 before the bar goes below 6. */
+    chart_bar_widths(40, 14, &label, &bar);
+    ck_assert_int_eq(label, 16);
+    ck_assert_int_eq(bar, 6);
+    chart_bar_widths(30, 14, &label, &bar);
+    ck_assert_int_eq(label, 10);
+    ck_assert_int_eq(bar, 2);
+}
+END_TEST
+
+/* Whole items by rank: the shorter form first, then the item goes; rank 0 stays. */
+START_TEST(test_chart_fit_items)
+{
+    const struct chart_item legend[] = {
+        { u8"\u2605 fastest (tuned)", u8"\u2605 fastest", 2 },
+        { "~ changed (t, --param)", "~ changed", 2 },
+        { u8"\u2506 side branch: row per work-item", u8"\u2506 side branch", 1 },
+        { "v: log scale", NULL, 3 },
+    };
+    const struct chart_item params[] = {
+        { "Lesson 13", NULL, 0 }, { "TSM=128", NULL, 1 }, { "TSN=128", NULL, 1 }, { "TSK=8", NULL, 1 },
+    };
+    char buf[256];
+    int width;
+
+    width = chart_fit_items(buf, sizeof buf, legend, 4, "  ", 200);
+    ck_assert_str_eq(buf, u8"\u2605 fastest (tuned)  ~ changed (t, --param)  \u2506 side branch: row per work-item"
+                          "  v: log scale");
+    ck_assert_int_eq(width, 89);
+    /* The hint goes first, then the last of rank 2 shortens, then it goes. */
+    chart_fit_items(buf, sizeof buf, legend, 4, "  ", 88);
+    ck_assert_str_eq(buf, u8"\u2605 fastest (tuned)  ~ changed (t, --param)  \u2506 side branch: row per work-item");
+    chart_fit_items(buf, sizeof buf, legend, 4, "  ", 70);
+    ck_assert_str_eq(buf, u8"\u2605 fastest (tuned)  ~ changed  \u2506 side branch: row per work-item");
+    chart_fit_items(buf, sizeof buf, legend, 4, "  ", 50);
+    ck_assert_str_eq(buf, u8"\u2605 fastest  \u2506 side branch: row per work-item");
+    /* 40 columns (the pane at 80x24): the side branch's legend, whole, before the star's. */
+    ck_assert_int_eq(chart_fit_items(buf, sizeof buf, legend, 4, "  ", 40), 32);
+    ck_assert_str_eq(buf, u8"\u2506 side branch: row per work-item");
+    chart_fit_items(buf, sizeof buf, legend, 4, "  ", 20);
+    ck_assert_str_eq(buf, u8"\u2506 side branch");
+    ck_assert_int_eq(chart_fit_items(buf, sizeof buf, legend, 4, "  ", 5), 0);
+    ck_assert_str_eq(buf, "");
+    /* Parameters go one at a time from the end, never cut. */
+    chart_fit_items(buf, sizeof buf, params, 4, " ", 23);
+    ck_assert_str_eq(buf, "Lesson 13 TSM=128");
+    chart_fit_items(buf, sizeof buf, params, 4, " ", 30);
+    ck_assert_str_eq(buf, "Lesson 13 TSM=128 TSN=128");
+    /* What cannot give way stays, even too wide. */
+    ck_assert_int_eq(chart_fit_items(buf, sizeof buf, params, 4, " ", 3), 9);
+    ck_assert_str_eq(buf, "Lesson 13");
+}
+END_TEST
+
+/* A title shortened at a word boundary, with the mark; never half a word. */
+START_TEST(test_chart_shorten_words)
+{
+    const char *title = "A fast row-major kernel for today's GPUs";
+    char buf[128];
+
+    ck_assert_int_eq(chart_shorten_words(buf, sizeof buf, title, 40, true), 40);
+    ck_assert_str_eq(buf, title);
+    ck_assert_int_eq(chart_shorten_words(buf, sizeof buf, title, 39, true), 37);
+    ck_assert_str_eq(buf, u8"A fast row-major kernel for today's \u2026");
+    ck_assert_int_eq(chart_shorten_words(buf, sizeof buf, title, 36, true), 29);
+    ck_assert_str_eq(buf, u8"A fast row-major kernel for \u2026");
+    chart_shorten_words(buf, sizeof buf, title, 28, true);
+    ck_assert_str_eq(buf, u8"A fast row-major kernel \u2026");
+    chart_shorten_words(buf, sizeof buf, title, 26, false);
+    ck_assert_str_eq(buf, "A fast row-major ...");
+    chart_shorten_words(buf, sizeof buf, "One row of C per work-item", 13, true);
+    ck_assert_str_eq(buf, u8"One row of \u2026");
+    chart_shorten_words(buf, sizeof buf, "Unbreakable", 5, true);
+    ck_assert_str_eq(buf, u8"\u2026");
+    ck_assert_int_eq(chart_shorten_words(buf, sizeof buf, "Unbreakable", 0, true), 0);
+    ck_assert_str_eq(buf, "");
+}
+END_TEST
+
 Suite *chart_suite(void)
 {
     Suite *s = suite_create("chart");
@@ -348,6 +446,9 @@ Suite *chart_suite(void)
     tcase_add_test(tc, test_chart_columns);
     tcase_add_test(tc, test_chart_log_scale);
     tcase_add_test(tc, test_chart_branch_labels);
+    tcase_add_test(tc, test_chart_bar_widths);
+    tcase_add_test(tc, test_chart_fit_items);
+    tcase_add_test(tc, test_chart_shorten_words);
     suite_add_tcase(s, tc);
     return s;
 }
