@@ -14,8 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 
-# The lessons with a kernel: --list marks the host lesson "(host)".
-lessons=$("$tutor" --list | awk 'NR > 1 && !/\(host\)/ { print $1 }')
+# The lessons with a kernel: numbered lines of --list, but the host lesson, marked "(host)".
+lessons=$("$tutor" --list | awk 'NR > 1 && $1 ~ /^[0-9]+$/ && !/\(host\)/ { print $1 }')
 [ -n "$lessons" ] || { echo "no lessons listed"; exit 1; }
 for n in $lessons; do
     log="$tmp/oclgrind-$n.log"
