@@ -369,7 +369,7 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
               "gflops_q3,gflops_min,gflops_max,kernel_ms_median,wall_ms,reps,max_error,tolerance,"
               "verification,estimate_s,batch_gflops,tuned,tuned_m,tuned_n,tuned_k,tuned_partial,"
               "clocks_disagree,message,error_pattern,wrong_elements,unwritten_elements,pct_peak,intensity,"
-              "bound_gflops,pct_bound,bound_by,peak_gflops,bandwidth_gbps\n", out);
+              "bound_gflops,pct_bound,bound_by,peak_gflops,bandwidth_gbps,branch\n", out);
         break;
     case FORMAT_JSON:
         fputs("{\n  \"device\": {\"name\": ", out);
@@ -393,6 +393,7 @@ void report_size_begin(struct report *rep, struct gemm_size s)
     rep->reference_gflops = 0.0;
     rep->notes[0] = '\0';
     rep->clock_notes[0] = '\0';
+    rep->branch[0] = '\0';
     rep->npoints = 0;
     if (rep->format != FORMAT_TABLE)
         return;
@@ -476,7 +477,15 @@ static void table_row(struct report *rep, const struct run_result *r)
     else
         snprintf(label, sizeof label, "%d", r->lesson);
     fprintf(out, "%3s  ", label);
-    put_field(out, r->title, 28);
+    /* A side branch's lessons carry --list's mark; the main line's titles stay flush. */
+    if (r->branch[0]) {
+        fprintf(out, "%s ", REPORT_BRANCH_MARK);
+        put_field(out, r->title, 28 - 2);
+        if (!rep->branch[0])
+            snprintf(rep->branch, sizeof rep->branch, "%s", r->branch);
+    } else {
+        put_field(out, r->title, 28);
+    }
     fprintf(out, "  ");
     if (r->status == RUN_OK) {
         double wall, disagreement;
@@ -588,6 +597,8 @@ static void csv_row(struct report *rep, const struct run_result *r)
     else
         fputs(",,,", out);
     csv_roofline(rep, r);
+    fputc(',', out);
+    csv_string(out, r->branch);
     fputc('\n', out);
 }
 
@@ -617,6 +628,11 @@ static void json_row(struct report *rep, const struct run_result *r)
 
     fprintf(out, "%s\n    {\"lesson\": %d, \"title\": ", rep->rows ? "," : "", r->lesson);
     report_json_string(out, r->title);
+    fputs(", \"branch\": ", out);
+    if (r->branch[0])
+        report_json_string(out, r->branch);
+    else
+        fputs("null", out);
     fputs(", \"params\": ", out);
     report_json_string(out, r->params);
     fprintf(out, ", \"tuned\": %s", r->origin.source == PARAMS_TUNED ? "true" : "false");
@@ -730,6 +746,11 @@ void report_size_end(struct report *rep)
         fprintf(rep->out, "* wall ms shows the kernel time where the host clock measured less\n"
                           "  than the device's profiling clock (the two clocks disagreed):\n%s",
                 rep->clock_notes);
+    if (rep->branch[0]) {
+        fprintf(rep->out, "%s side branch \"", REPORT_BRANCH_MARK);
+        put_text(rep->out, rep->branch, false);
+        fputs("\": a detour from the main line of the ladder (see --list)\n", rep->out);
+    }
     if (rep->notes[0])
         fprintf(rep->out, "Parameters:\n%s", rep->notes);
     table_roofline(rep);

@@ -226,6 +226,21 @@ if ! "$tutor" --devices >/dev/null 2>&1; then
 else
     expect "unknown device lists the devices" 3 "no OpenCL device matches .*devices: 0 " \
         "$tutor" --bench --lesson 1 --size 32 --device no-such-device
+    # --bench marks a side branch's lessons as --list does, and says so under the table;
+    # CSV and JSON name the branch, the main line's lessons none.
+    expect "--bench marks a side branch" 0 '^  3  \| Row, A row in private' \
+        "$tutor" --bench --lesson 3 --size 32 --reps 2 --no-reference
+    grep -qx '| side branch "row per work-item": a detour from the main line of the ladder (see --list)' "$tmp/out" ||
+        not_ok "--bench names the side branch under its table"
+    expect "--bench leaves the main line unmarked" 0 '^  5  Tiles in local memory' \
+        "$tutor" --bench --lesson 5 --size 32 --reps 2 --no-reference
+    grep -q 'side branch' "$tmp/out" && not_ok "--bench names no side branch for lesson 5"
+    expect "csv: the branch column" 0 ',"row per work-item"$' \
+        "$tutor" --bench --lesson 4 --size 32 --reps 2 --no-reference --format csv
+    head -1 "$tmp/out" | grep -q ',branch$' || not_ok "csv: the header ends with branch"
+    "$tutor" --bench --lesson 2 --size 32 --reps 2 --format json >"$tmp/branch.json" 2>"$tmp/err"
+    json_has "$tmp/branch.json" 'd["results"][0]["branch"] == "row per work-item" and d["results"][1]["branch"] is None' &&
+        ok "json: a lesson's branch, null for the reference" || not_ok "json: a lesson's branch, null for the reference"
     expect "device by index" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0 --format csv
     expect "device by platform:device" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0:0 --format csv
     expect "csv: header and a verified row" 0 '^[^,]*,1,"[^"]*","TS=[0-9]+ SWAP=[0-9]+",40,30,20,[0-9]+,[0-9]+,[0-9]+,ok,' \
@@ -602,7 +617,7 @@ if "$tutor" --devices >/dev/null 2>&1; then
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 0 --size 64 --reps 3 --no-reference
     expect "--bench csv: the roofline's columns" 0 'pct_peak,intensity,bound_gflops,pct_bound,bound_by' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format csv
-    tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+$' &&
+    tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+,""$' &&
         ok "--bench csv row: share of peak, intensity, bound" || not_ok "--bench csv row against the ceilings"
     expect "--bench json: ceilings and the row's figures" 0 '"pct_peak": ' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format json
