@@ -34,6 +34,18 @@ static void put_field(FILE *out, const char *text, int width)
     free(printable);
 }
 
+/* A lesson's title in a column of width: a side branch's behind its mark, the main line's
+   flush, as --list and the --bench table show them. */
+static void put_lesson_title(FILE *out, const char *title, bool side_branch, int width)
+{
+    if (side_branch) {
+        fprintf(out, "%s ", REPORT_BRANCH_MARK);
+        put_field(out, title, width - 2);
+    } else {
+        put_field(out, title, width);
+    }
+}
+
 /* The main-line lesson before set->items[i], the one its side branch leaves; -1 when none. */
 static int branch_root(const struct lesson_set *set, size_t i)
 {
@@ -83,13 +95,7 @@ void report_list(FILE *out, const struct lesson_set *set)
                           : l->nmultiples ? (l->pad ? "multiples (pads)" : "multiples only")
                           : "any";
         fprintf(out, "%2d  ", l->number);
-        /* A side branch's lessons stand indented behind its mark, the main line's flush. */
-        if (l->branch) {
-            fprintf(out, "%s ", REPORT_BRANCH_MARK);
-            put_field(out, l->title, 52 - 2);
-        } else {
-            put_field(out, l->title, 52);
-        }
+        put_lesson_title(out, l->title, l->branch != NULL, 52);
         fprintf(out, "  %s\n", sizes);
     }
     list_branches(out, set);
@@ -477,15 +483,9 @@ static void table_row(struct report *rep, const struct run_result *r)
     else
         snprintf(label, sizeof label, "%d", r->lesson);
     fprintf(out, "%3s  ", label);
-    /* A side branch's lessons carry --list's mark; the main line's titles stay flush. */
-    if (r->branch[0]) {
-        fprintf(out, "%s ", REPORT_BRANCH_MARK);
-        put_field(out, r->title, 28 - 2);
-        if (!rep->branch[0])
-            snprintf(rep->branch, sizeof rep->branch, "%s", r->branch);
-    } else {
-        put_field(out, r->title, 28);
-    }
+    put_lesson_title(out, r->title, r->branch[0] != '\0', 28);
+    if (r->branch[0] && !rep->branch[0])
+        snprintf(rep->branch, sizeof rep->branch, "%s", r->branch);
     fprintf(out, "  ");
     if (r->status == RUN_OK) {
         double wall, disagreement;
