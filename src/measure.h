@@ -65,7 +65,7 @@ enum run_status { RUN_OK, RUN_WRONG, RUN_REFUSED, RUN_ERROR };
 struct run_result {
     int lesson;                 /* -1 for a reference library */
     char title[128];            /* the lesson's short title */
-    char branch[64];            /* the side branch it is on (lessons/FORMAT), "" on the main line */
+    char branch[LESSON_BRANCH_MAX * 4 + 1]; /* the side branch it is on (lessons/FORMAT, UTF-8), "" on the main line */
     char params[256];           /* "TS=16 WPT=8", empty without parameters */
     struct param_origin origin; /* where the parameters came from: defaults, tuner, --param */
     struct gemm_size size;      /* as asked */

@@ -54,7 +54,7 @@ struct report {
     double reference_gflops;    /* CLBlast at the current size, 0 if none */
     char notes[4096];           /* parameters and padding of the current size's rows */
     char clock_notes[2048];     /* rows of the current size whose clocks disagreed */
-    char branch[64];            /* a side branch among the current size's rows, "" if none */
+    char branch[LESSON_BRANCH_MAX * 4 + 1]; /* a side branch among the current size's rows, "" if none */
     struct ceilings ceilings;   /* have false: no percentages */
     struct report_point points[REPORT_MAX_POINTS];  /* of the current size */
     int npoints;

@@ -241,6 +241,14 @@ else
     "$tutor" --bench --lesson 2 --size 32 --reps 2 --format json >"$tmp/branch.json" 2>"$tmp/err"
     json_has "$tmp/branch.json" 'd["results"][0]["branch"] == "row per work-item" and d["results"][1]["branch"] is None' &&
         ok "json: a lesson's branch, null for the reference" || not_ok "json: a lesson's branch, null for the reference"
+    # A branch's name of 28 columns in three-byte characters comes through whole.
+    mkdir "$tmp/euro"
+    sed 's/^branch: .*/branch: €€€€€€€€€€€€€€€€€€€€€€€€€€€€/' \
+        "$top_srcdir/lessons/02-row-per-item.lesson" >"$tmp/euro/02-row-per-item.lesson"
+    cp "$top_srcdir/kernels/02-row-per-item.cl" "$tmp/euro/"
+    "$tutor" --bench --lessons "$tmp/euro" --lesson 2 --size 32 --reps 2 --no-reference --format json >"$tmp/euro.json" 2>"$tmp/err"
+    json_has "$tmp/euro.json" 'd["results"][0]["branch"] == "\u20ac" * 28' &&
+        ok "json: a branch of 28 three-byte characters whole" || not_ok "json: a branch of 28 three-byte characters whole"
     expect "device by index" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0 --format csv
     expect "device by platform:device" 0 "ok" "$tutor" --bench --lesson 1 --size 32 --reps 2 --device 0:0 --format csv
     expect "csv: header and a verified row" 0 '^[^,]*,1,"[^"]*","TS=[0-9]+ SWAP=[0-9]+",40,30,20,[0-9]+,[0-9]+,[0-9]+,ok,' \
