@@ -300,16 +300,11 @@ void panes_draw_title(const struct rect *r, const struct screen_model *m)
 
     memset(&p, 0, sizeof p);
     p.sep = crt_utf8() ? " \u2502 " : " | ";
-    if (v->device_ready || v->device >= 0)
-        p.device = v->devices_known && v->device >= 0 ? v->devices[v->device] : NULL;
-    else
-        p.device = "opening the device...";
     blank(r->y, r->x, r->w, attr);
     if (m->exercise) {
         const struct exercise_model *ex = m->exercise;
         snprintf(p.head, sizeof p.head, " clmm-tutor%sExercise %d (%d of %d): ", p.sep, ex->x->number,
                  ex->position, ex->count);
-        str_copy(p.short_head, sizeof p.short_head, p.head);
         p.title = ex->x->l.title;
         p.device = v->devices_known && v->device >= 0 ? v->devices[v->device] : "opening the device...";
         /* No size in an exercise's title: the device follows the title at once. */
@@ -320,6 +315,10 @@ void panes_draw_title(const struct rect *r, const struct screen_model *m)
         puts_at(r->y, r->x, r->w, line, attr);
         return;
     }
+    if (v->device_ready || v->device >= 0)
+        p.device = v->devices_known && v->device >= 0 ? v->devices[v->device] : NULL;
+    else
+        p.device = "opening the device...";
     format_size(size, sizeof size, v->size);
     origin_note(v, note, sizeof note);
     p.size = size;
