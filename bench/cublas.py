@@ -7,10 +7,11 @@ passed; prints the median GFLOPS (2*M*N*K over the time of one product) of the b
 Markdown table, twice: with TF32 off (FP32 arithmetic, what the lessons compute) and with
 TF32 allowed (tensor cores, 10-bit mantissa: not an FP32 result). clmm-tutor itself never
 needs this; it is run on a machine that has PyTorch and a GPU. Exits 77 when either is
-missing.
+missing. With --json FILE it also writes the figures there, for bench/shapes.sh.
     bench/cublas.py 1024,2048,4096,8192
 """
 import datetime
+import json
 import statistics
 import sys
 
@@ -56,7 +57,13 @@ def main():
     if not torch.cuda.is_available():
         print("bench/cublas.py: no CUDA device: skipped", file=sys.stderr)
         return 77
-    sizes = [parse(w) for w in (sys.argv[1] if len(sys.argv) > 1 else "1024,2048,4096").split(",")]
+    args = sys.argv[1:]
+    json_file = None
+    if "--json" in args:
+        at = args.index("--json")
+        json_file = args[at + 1]
+        del args[at:at + 2]
+    sizes = [parse(w) for w in (args[0] if args else "1024,2048,4096").split(",")]
     label = ["%d" % s[0] if s[0] == s[1] == s[2] else "%dx%dx%d" % s for s in sizes]
     rows = []
     for tf32 in (False, True):
@@ -75,6 +82,11 @@ def main():
     print("|---|" + "---:|" * len(label))
     print("| SGEMM, TF32 off (FP32) | " + " | ".join("%.0f" % g for g in rows[0]) + " |")
     print("| TF32 allowed (not FP32) | " + " | ".join("%.0f" % g for g in rows[1]) + " |")
+    if json_file:
+        with open(json_file, "w") as f:
+            json.dump({"device": props.name, "torch": torch.__version__, "cuda": torch.version.cuda,
+                       "results": [{"m": s[0], "n": s[1], "k": s[2], "fp32_gflops": rows[0][i],
+                                    "tf32_gflops": rows[1][i]} for i, s in enumerate(sizes)]}, f)
     return 0
 
 
