@@ -175,6 +175,10 @@ static int host_code(const struct options *opts, const struct lesson *l)
     error_init(&e);
     if (params_choose(&req, l, NULL, opts->sizes[0], &ps, &origin, &e) < 0)
         return commands_fail(EXIT_USAGE, &e);
+    if (origin.rules_unapplied)
+        fprintf(stderr, "clmm-tutor: lesson %d chooses some parameters by rule from the device's compute units; "
+                        "without a device this code has their defaults (set them with --param; "
+                        "--bench shows the values its rules choose)\n", l->number);
     if (!(text = hostcode_generate(l, &ps, opts->sizes[0], &e))) {
         error_prefix(&e, "lesson %d at %lldx%lldx%lld", l->number, opts->sizes[0].m, opts->sizes[0].n,
                      opts->sizes[0].k);

@@ -276,8 +276,8 @@ static int parse_param(struct reader *r, const char *value, bool is_switch)
     if (!is_identifier(p->name))
         return bad(r, "parameter name \"%s\" is not an identifier", p->name);
     if (lesson_param_index(l, p->name) != (int)l->nparams - 1 || strcmp(p->name, "M") == 0 ||
-        strcmp(p->name, "N") == 0 || strcmp(p->name, "K") == 0)
-        return bad(r, "parameter %s is declared twice or shadows a size", p->name);
+        strcmp(p->name, "N") == 0 || strcmp(p->name, "K") == 0 || strcmp(p->name, LESSON_RULE_CU) == 0)
+        return bad(r, "parameter %s is declared twice or shadows a size or CU", p->name);
     num = dup_trimmed(eq + 1, (size_t)(in - eq - 1));
     rc = str_to_ll(num, &p->def);
     if (rc < 0)
@@ -311,6 +311,37 @@ static int add_multiple(struct reader *r, char *part, void *ctx)
 static int parse_multiple(struct reader *r, const char *value)
 {
     return split_list(r, value, NULL, add_multiple);
+}
+
+/* "NAME = EXPR": the rule of a parameter declared by an earlier param line. */
+static int parse_rule(struct reader *r, const char *value)
+{
+    struct lesson *l = r->l;
+    const char *eq = strchr(value, '=');
+    char *name;
+    int at;
+
+    if (!eq)
+        return bad(r, "%s", "expected \"NAME = EXPR\"");
+    name = dup_trimmed(value, (size_t)(eq - value));
+    at = lesson_param_index(l, name);
+    if (at < 0)
+        error_set(r->e, "%s:%d: rule for %s: no param line before it declares %s (put the rule after its param line)",
+                  r->file, r->line, name, name);
+    else if (l->params[at].is_switch)
+        error_set(r->e, "%s:%d: rule for %s: %s is a switch, kept at its default; a rule chooses a param", r->file,
+                  r->line, name, name);
+    else if (l->params[at].rule)
+        error_set(r->e, "%s:%d: rule for %s: %s has a rule already (line %d)", r->file, r->line, name, name,
+                  l->params[at].rule_line);
+    free(name);
+    if (at < 0 || l->params[at].is_switch || l->params[at].rule)
+        return -1;
+    l->params[at].rule = dup_trimmed(eq + 1, strlen(eq + 1));
+    l->params[at].rule_line = r->line;
+    if (l->params[at].rule[0] == '\0')
+        return bad(r, "rule for %s: no expression after \"=\"", l->params[at].name);
+    return 0;
 }
 
 /* "EXPR : MESSAGE" */
@@ -423,7 +454,7 @@ static int key_line(const struct reader *r, const char *key)
 /* param, switch, multiple and require may repeat; every other key is given at most once. */
 static int check_once(struct reader *r, const char *key)
 {
-    static const char *const repeatable[] = { "param", "switch", "multiple", "require" };
+    static const char *const repeatable[] = { "param", "switch", "multiple", "require", "rule" };
 
     for (size_t i = 0; i < sizeof repeatable / sizeof repeatable[0]; i++)
         if (strcmp(key, repeatable[i]) == 0)
@@ -538,11 +569,13 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         return parse_multiple(r, value);
     if (strcmp(key, "require") == 0)
         return parse_require(r, value);
+    if (strcmp(key, "rule") == 0)
+        return parse_rule(r, value);
     return parse_layout_line(r, key, value);
 }
 
 /* The values the header's expressions are checked with: the parameters at their defaults,
-   M = N = K = 1024. vars has room for LESSON_MAX_PARAMS + 3. */
+   M = N = K = 1024. vars has room for LESSON_MAX_PARAMS + 4. */
 static void check_env(const struct lesson *l, struct expr_var *vars, struct expr_env *env)
 {
     vars[0] = (struct expr_var){ "M", 1024 };
@@ -555,11 +588,30 @@ static void check_env(const struct lesson *l, struct expr_var *vars, struct expr
     *env = (struct expr_env){ vars, 3 + l->nparams };
 }
 
+/* Rules are checked as the other expressions, with CU = 132 as well. */
+static int check_rules(struct reader *r)
+{
+    struct expr_var vars[LESSON_MAX_PARAMS + 4];
+    struct expr_env env;
+    long long v;
+
+    check_env(r->l, vars, &env);
+    vars[env.count++] = (struct expr_var){ LESSON_RULE_CU, 132 };
+    for (size_t i = 0; i < r->l->nparams; i++) {
+        const struct lesson_param *p = &r->l->params[i];
+        if (p->rule && expr_eval(p->rule, &env, &v, r->e) < 0) {
+            error_prefix(r->e, "%s:%d: rule for %s", r->file, p->rule_line, p->name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Every expression must evaluate with the parameters at their defaults and some sizes:
    this catches unknown names and syntax errors when the file is read, not at launch. */
 static int check_expressions(struct reader *r)
 {
-    struct expr_var vars[LESSON_MAX_PARAMS + 3];
+    struct expr_var vars[LESSON_MAX_PARAMS + 4];
     struct expr_env env;
     long long v;
 
@@ -604,7 +656,7 @@ static int check_stride(struct reader *r)
 {
     const struct lesson_layout *y = &r->l->layout;
     static const char *const dims[2] = { "rows", "columns" };
-    struct expr_var vars[LESSON_MAX_PARAMS + 3];
+    struct expr_var vars[LESSON_MAX_PARAMS + 4];
     struct expr_env env;
 
     if (!y->item_stride[0])
@@ -705,7 +757,7 @@ static int check_complete(struct reader *r)
         r->line = key_line(r, "local-copies");
         return bad(r, "%s", "local-copies needs a local-a or local-b line: copies of those tiles");
     }
-    return check_expressions(r) < 0 ? -1 : check_stride(r);
+    return check_expressions(r) < 0 || check_rules(r) < 0 ? -1 : check_stride(r);
 }
 
 int lesson_parse(const char *file, const char *text, const char *const *kernel_dirs,
@@ -810,6 +862,7 @@ void lesson_free(struct lesson *l)
     for (size_t i = 0; i < l->nparams; i++) {
         free(l->params[i].name);
         free(l->params[i].values);
+        free(l->params[i].rule);
     }
     for (size_t i = 0; i < l->dims; i++)
         free(l->global[i]);

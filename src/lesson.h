@@ -31,7 +31,13 @@ struct lesson_param {
     long long *values;          /* the allowed values, in file order */
     size_t nvalues;
     bool is_switch;             /* a switch: the tuner keeps it at its default */
+    char *rule;                 /* rule: its value chosen from the shape (and CU, the device's
+                                   compute units) where the tuner's is not applied; NULL: none */
+    int rule_line;
 };
+
+/* The name rule expressions give the device's compute units. */
+#define LESSON_RULE_CU "CU"
 
 struct lesson_multiple {
     char dim;                   /* 'M', 'N' or 'K' */

@@ -1929,6 +1929,9 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
         /* A switch turns one change of the lesson on or off; the tuner leaves it at its default. */
         if (p->is_switch)
             printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  switch, not tuned");
+        /* A rule chooses the value from the shape where the tuner's is not applied. */
+        else if (p->rule)
+            printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  rule: %s", p->rule);
     }
     if (refusal && *refusal) {
         struct rect msg = { in.y + (int)l->nparams + 1, in.x + 1, in.h - (int)l->nparams - 2, in.w - 2 };

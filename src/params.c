@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "expr.h"
 #include "str.h"
 
 /* The values a parameter allows, "8, 16, 32". */
@@ -16,6 +17,63 @@ static void allowed_values(const struct lesson_param *p, char *buf, size_t len)
         str_appendf(&s, ", ", "%lld", p->values[v]);
 }
 
+int params_rule_value(const struct lesson *l, size_t param, const struct param_set *values, struct gemm_size size,
+                      long long cu, long long *out, struct error *e)
+{
+    const struct lesson_param *p = &l->params[param];
+    struct expr_var vars[LESSON_MAX_PARAMS + 4];
+    struct expr_env env = { vars, 0 };
+    long long v, best = 0;
+    bool below = false;
+
+    vars[env.count++] = (struct expr_var){ "M", size.m };
+    vars[env.count++] = (struct expr_var){ "N", size.n };
+    vars[env.count++] = (struct expr_var){ "K", size.k };
+    vars[env.count++] = (struct expr_var){ LESSON_RULE_CU, cu };
+    for (size_t i = 0; i < l->nparams; i++)
+        vars[env.count++] = (struct expr_var){ l->params[i].name, values->values[i] };
+    if (expr_eval(p->rule, &env, &v, e) < 0) {
+        error_prefix(e, "%s:%d: rule for %s at %lldx%lldx%lld", l->file, p->rule_line, p->name, size.m, size.n,
+                     size.k);
+        return -1;
+    }
+    for (size_t i = 0; i < p->nvalues; i++)
+        if (p->values[i] <= v && (!below || p->values[i] > best)) {
+            best = p->values[i];
+            below = true;
+        }
+    for (size_t i = 0; !below && i < p->nvalues; i++)
+        if (i == 0 || p->values[i] < best)
+            best = p->values[i];
+    *out = best;
+    return 0;
+}
+
+/* The lesson's rules over the defaults in out, on a device of cu compute units. */
+static int apply_rules(const struct lesson *l, struct gemm_size size, long long cu, struct param_set *out,
+                       struct param_origin *origin, struct error *e)
+{
+    for (size_t i = 0; i < l->nparams; i++) {
+        long long v;
+        if (!l->params[i].rule)
+            continue;
+        if (params_rule_value(l, i, out, size, cu, &v, e) < 0)
+            return -1;
+        if (v != l->params[i].def)
+            origin->by_rule |= 1u << i;
+        out->values[i] = v;
+    }
+    return 0;
+}
+
+static bool has_rules(const struct lesson *l)
+{
+    for (size_t i = 0; i < l->nparams; i++)
+        if (l->params[i].rule)
+            return true;
+    return false;
+}
+
 int params_choose(const struct params_request *req, const struct lesson *l, const struct device_info *device,
                   struct gemm_size size, struct param_set *out, struct param_origin *origin, struct error *e)
 {
@@ -26,6 +84,9 @@ int params_choose(const struct params_request *req, const struct lesson *l, cons
     memset(origin, 0, sizeof *origin);
     origin->source = PARAMS_DEFAULTS;
     origin->size = size;
+    if (device && apply_rules(l, size, (long long)device->compute_units, out, origin, e) < 0)
+        return -1;
+    origin->rules_unapplied = !device && has_rules(l);
     /* --param is given against the defaults (the lessons' exercises say so): with one for
        this lesson, the tuner's values are not read. */
     for (size_t i = 0; i < req->noverrides; i++) {
@@ -41,6 +102,7 @@ int params_choose(const struct params_request *req, const struct lesson *l, cons
             return -1;
         }
         out->values[at] = o->value;
+        origin->by_rule &= ~(1u << at);
         origin->source = PARAMS_OVERRIDDEN;
     }
     if (origin->source == PARAMS_OVERRIDDEN || req->no_tuned || !device || !req->tuned_path)
@@ -49,8 +111,10 @@ int params_choose(const struct params_request *req, const struct lesson *l, cons
     if (tuned_find(req->tuned_path, key, l, size, &found)) {
         origin->tuned = found;
         origin->source = tuned_near(found.size, size) ? PARAMS_TUNED : PARAMS_TUNED_NOT_APPLIED;
-        if (origin->source == PARAMS_TUNED)
+        if (origin->source == PARAMS_TUNED) {
             *out = found.params;
+            origin->by_rule = 0;
+        }
     }
     return 0;
 }
@@ -58,6 +122,7 @@ int params_choose(const struct params_request *req, const struct lesson *l, cons
 void params_origin_describe(const struct param_origin *origin, char *buf, size_t len)
 {
     const struct gemm_size *t = &origin->tuned.size, *s = &origin->size;
+    const char *base = origin->by_rule ? "rules" : "defaults";
 
     if (len == 0)
         return;
@@ -66,6 +131,11 @@ void params_origin_describe(const struct param_origin *origin, char *buf, size_t
         snprintf(buf, len, "tuned at %lldx%lldx%lld%s", t->m, t->n, t->k,
                  origin->tuned.complete ? "" : ", partial search");
     else if (origin->source == PARAMS_TUNED_NOT_APPLIED)
-        snprintf(buf, len, "defaults; tuned at %lldx%lldx%lld, not applied at %lldx%lldx%lld", t->m, t->n, t->k,
+        snprintf(buf, len, "%s; tuned at %lldx%lldx%lld, not applied at %lldx%lldx%lld", base, t->m, t->n, t->k,
                  s->m, s->n, s->k);
+    else if (origin->by_rule)
+        snprintf(buf, len, "%sby the lesson's rules at %lldx%lldx%lld",
+                 origin->source == PARAMS_OVERRIDDEN ? "--param, the rest " : "", s->m, s->n, s->k);
+    else if (origin->rules_unapplied)
+        snprintf(buf, len, "defaults: the lesson's rules need a device's compute units");
 }

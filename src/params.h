@@ -43,18 +43,30 @@ struct param_origin {
     struct tuned_entry tuned;   /* PARAMS_TUNED: the entry applied; PARAMS_TUNED_NOT_APPLIED:
                                    the nearest entry (its size, completeness and GFLOPS);
                                    zero otherwise */
+    unsigned by_rule;           /* bit i: parameter i took its rule's value (lessons/FORMAT,
+                                   rule:), not its default: where the tuner's are not applied */
+    bool rules_unapplied;       /* the lesson has rules, left at their defaults: no device to
+                                   count compute units on */
 };
 
-/* Chooses the parameters of lesson l on device (NULL: no device, so not the tuner's) at
-   size into *out, and says in *origin where they came from. Returns 0, or -1 with a
-   message in e when an override's value is not one the lesson allows ("--param TS=3:
-   lesson 5 allows TS = 8, 16, 32"). */
+/* Chooses the parameters of lesson l on device (NULL: no device, so not the tuner's nor the
+   rules') at size into *out, and says in *origin where they came from: the tuner's where
+   saved near this size, else the defaults with the lesson's rules over them, and --param
+   over those (the tuner's then not read). Returns 0, or -1 with a message in e when an
+   override's value is not one the lesson allows ("--param TS=3: lesson 5 allows TS = 8, 16,
+   32") or a rule cannot be evaluated. */
 int params_choose(const struct params_request *req, const struct lesson *l, const struct device_info *device,
                   struct gemm_size size, struct param_set *out, struct param_origin *origin, struct error *e);
 
+/* The value a parameter's rule gives at size on a device of cu compute units, made one of
+   the values it allows: the largest not above it, else the smallest. values are the
+   parameters so far (the rules apply in the order of the param lines). */
+int params_rule_value(const struct lesson *l, size_t param, const struct param_set *values, struct gemm_size size,
+                      long long cu, long long *out, struct error *e);
+
 /* The origin in words, for a note beside the parameters: "tuned at 4096x4096x4096",
    "tuned at 256x256x256, partial search", "defaults; tuned at 256x256x256, not applied at
-   4096x4096x4096"; empty for the defaults and for --param. */
+   4096x4096x4096", "TSM, SPLIT by rule"; empty for the defaults and for --param. */
 void params_origin_describe(const struct param_origin *origin, char *buf, size_t len);
 
 #endif

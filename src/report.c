@@ -192,6 +192,11 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
         for (size_t v = 0; v < l->params[i].nvalues; v++)
             fprintf(out, " %lld", l->params[i].values[v]);
         fprintf(out, ")\n");
+        if (l->params[i].rule) {
+            fprintf(out, "  by rule, where not tuned (CU: compute units): %s = ", l->params[i].name);
+            put_text(out, l->params[i].rule, false);
+            fputc('\n', out);
+        }
     }
     for (size_t i = 0; i < l->nmultiples; i++) {
         fprintf(out, "Size: %c a multiple of ", l->multiples[i].dim);

@@ -777,7 +777,7 @@ static void run_tune(struct session *s)
             } else {
                 s->params[index] = res.best;
                 s->origin[index] = (struct param_origin){ PARAMS_TUNED, s->w.size,
-                                                          { res.best, res.best_gflops, s->w.size, res.complete } };
+                                                          { res.best, res.best_gflops, s->w.size, res.complete }, 0, false };
             }
             if (index == s->view.lesson)
                 restart_live(s);

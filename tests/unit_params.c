@@ -177,6 +177,103 @@ START_TEST(test_params_bad_override)
 }
 END_TEST
 
+/* A lesson whose TS and SPLIT come by rule from the shape and the compute units. */
+static const char rules_lesson[] =
+    "lesson: 7\ntitle: Rules\nsources: 003\nengine: host\n"
+    "param: TS = 32 in 16, 32, 64\nrule: TS = 16 + 48 * (M * N >= 4096 * CU)\n"
+    "param: SPLIT = 1 in 1, 2, 4, 8\nrule: SPLIT = max(1, 2 * CU / (cdiv(M, TS) * cdiv(N, TS)))\n---\n";
+
+/* The rules at two shapes: values made allowed ones (the largest not above, else the
+   smallest), in the order of the param lines (SPLIT sees the TS its rule chose); the
+   origin says so, and --param or the tuner's values take their place. */
+START_TEST(test_params_rules)
+{
+    struct param_override o1[] = { { "TS", 64 } };
+    struct params_request req = { NULL, 0, false, NULL };
+    struct lesson l;
+    struct param_set ps;
+    struct param_origin o;
+    struct error e;
+    char text[160];
+    long long v;
+
+    error_init(&e);
+    ck_assert_msg(lesson_parse("r.lesson", rules_lesson, NULL, &l, &e) == 0, "%s", e.msg);
+    gpu.compute_units = 10;
+    /* 64 x 64: 4096 < 40960, TS = 16: 16 tiles, SPLIT = 20 / 16 = 1. */
+    ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 64, 64, 4096 }, &ps, &o, &e), 0);
+    ck_assert_int_eq(ps.values[0], 16);
+    ck_assert_int_eq(ps.values[1], 1);
+    ck_assert_uint_eq(o.by_rule, 1u);
+    params_origin_describe(&o, text, sizeof text);
+    ck_assert_str_eq(text, "by the lesson's rules at 64x64x4096");
+    /* 32 x 32 on 40 units: TS 16, 4 tiles, SPLIT 80 / 4 = 20, not allowed: 8, the largest
+       allowed below it. */
+    gpu.compute_units = 40;
+    ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 32, 32, 9999 }, &ps, &o, &e), 0);
+    ck_assert_int_eq(ps.values[0], 16);
+    ck_assert_int_eq(ps.values[1], 8);
+    ck_assert_uint_eq(o.by_rule, 3u);
+    /* A rule's value below every allowed one: the smallest. */
+    ck_assert_int_eq(params_rule_value(&l, 0, &ps, (struct gemm_size){ 1, 1, 1 }, 0, &v, &e), 0);
+    ck_assert_int_eq(v, 64);    /* 16 + 48 * (1 >= 0) */
+    gpu.compute_units = 1;
+    ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 4096, 4096, 64 }, &ps, &o, &e), 0);
+    ck_assert_int_eq(ps.values[0], 64);
+    ck_assert_int_eq(ps.values[1], 1);
+    ck_assert_uint_eq(o.by_rule, 1u); /* TS by rule; SPLIT's rule gave its default */
+    /* --param over the rules: the rest still by rule. */
+    req.overrides = o1;
+    req.noverrides = 1;
+    gpu.compute_units = 40;
+    ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 32, 32, 9999 }, &ps, &o, &e), 0);
+    ck_assert_int_eq(ps.values[0], 64);
+    ck_assert_int_eq(ps.values[1], 8);  /* its rule saw TS = 16, not the --param */
+    ck_assert_int_eq(o.source, PARAMS_OVERRIDDEN);
+    params_origin_describe(&o, text, sizeof text);
+    ck_assert_str_eq(text, "--param, the rest by the lesson's rules at 32x32x9999");
+    /* Without a device: the defaults, and the origin says why. */
+    req.noverrides = 0;
+    ck_assert_int_eq(params_choose(&req, &l, NULL, (struct gemm_size){ 32, 32, 9999 }, &ps, &o, &e), 0);
+    ck_assert_int_eq(ps.values[0], 32);
+    ck_assert_int_eq(ps.values[1], 1);
+    params_origin_describe(&o, text, sizeof text);
+    ck_assert_str_eq(text, "defaults: the lesson's rules need a device's compute units");
+    lesson_free(&l);
+}
+END_TEST
+
+/* Rule lines that cannot be: each refused with its line. */
+START_TEST(test_params_bad_rules)
+{
+    static const struct {
+        const char *lines, *message;
+    } cases[] = {
+        { "rule: TS = 8\nparam: TS = 32 in 16, 32\n",
+          "b.lesson:5: rule for TS: no param line before it declares TS (put the rule after its param line)" },
+        { "switch: TS = 32 in 16, 32\nrule: TS = 8\n",
+          "b.lesson:6: rule for TS: TS is a switch, kept at its default; a rule chooses a param" },
+        { "param: TS = 32 in 16, 32\nrule: TS = 8\nrule: TS = 16\n",
+          "b.lesson:7: rule for TS: TS has a rule already (line 6)" },
+        { "param: TS = 32 in 16, 32\nrule: TS 8\n", "b.lesson:6: expected \"NAME = EXPR\"" },
+        { "param: TS = 32 in 16, 32\nrule: TS = \n", "b.lesson:6: rule for TS: no expression after \"=\"" },
+        { "param: TS = 32 in 16, 32\nrule: TS = CU + NOPE\n", "b.lesson:6: rule for TS: unknown name at column 6 of \"CU + NOPE\"" },
+        { "param: CU = 32 in 16, 32\n", "b.lesson:5: parameter CU is declared twice or shadows a size or CU" },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        struct lesson l;
+        struct error e;
+        error_init(&e);
+        snprintf(text, sizeof text, "lesson: 7\ntitle: Bad\nsources: 003\nengine: host\n%s---\n", cases[i].lines);
+        ck_assert_int_eq(lesson_parse("b.lesson", text, NULL, &l, &e), -1);
+        ck_assert_str_eq(e.msg, cases[i].message);
+        lesson_free(&l);
+    }
+}
+END_TEST
+
 Suite *params_suite(void)
 {
     Suite *s = suite_create("params");
@@ -188,6 +285,8 @@ Suite *params_suite(void)
     tcase_add_test(tc, test_params_far);
     tcase_add_test(tc, test_params_override);
     tcase_add_test(tc, test_params_bad_override);
+    tcase_add_test(tc, test_params_rules);
+    tcase_add_test(tc, test_params_bad_rules);
     suite_add_tcase(s, tc);
     return s;
 }
