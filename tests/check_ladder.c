@@ -139,8 +139,7 @@ START_TEST(test_local_memory)
     struct param_set ps;
     struct figures d;
     struct error e;
-    cl_program program;
-    cl_kernel kernel;
+    struct lesson_kernels k;
     cl_ulong reported = 0;
 
     if (l->engine != ENGINE_OPENCL)
@@ -148,19 +147,19 @@ START_TEST(test_local_memory)
     error_init(&e);
     param_set_defaults(l, &ps);
     ck_assert_msg(figures_compute(l, &ps, s, NULL, &d, &e) == 0, "lesson %d: %s", l->number, e.msg);
-    ck_assert_msg(measure_build(&cl, l, &ps, NULL, &program, &kernel, &e) == 0, "lesson %d: %s", l->number, e.msg);
-    for (size_t i = 0; i < l->nargs; i++) {
-        size_t bytes = (size_t)d.g.arg_values[i] * sizeof(float);
-        if (l->args[i].kind == ARG_LOCAL)
-            ck_assert_int_eq(clSetKernelArg(kernel, (cl_uint)i, bytes, NULL), CL_SUCCESS);
+    ck_assert_msg(measure_build(&cl, l, &ps, NULL, &k, &e) == 0, "lesson %d: %s", l->number, e.msg);
+    for (size_t i = 0; i < l->launch[0].nargs; i++) {
+        size_t bytes = (size_t)d.g.launch[0].arg_values[i] * sizeof(float);
+        if (l->launch[0].args[i].kind == ARG_LOCAL)
+            ck_assert_int_eq(clSetKernelArg(k.kernel[0], (cl_uint)i, bytes, NULL), CL_SUCCESS);
     }
-    ck_assert_int_eq(clGetKernelWorkGroupInfo(kernel, cl.device->id, CL_KERNEL_LOCAL_MEM_SIZE,
+    /* The main launch's kernel, the first: the diagram describes it. */
+    ck_assert_int_eq(clGetKernelWorkGroupInfo(k.kernel[0], cl.device->id, CL_KERNEL_LOCAL_MEM_SIZE,
                                               sizeof reported, &reported, NULL), CL_SUCCESS);
     ck_assert_msg(d.local_bytes <= reported && reported - d.local_bytes <= LOCAL_MEM_SLACK,
                   "lesson %d: the diagram counts %llu bytes of local memory, the kernel %lu", l->number,
                   d.local_bytes, (unsigned long)reported);
-    clReleaseKernel(kernel);
-    clReleaseProgram(program);
+    measure_kernels_release(&k);
 }
 END_TEST
 

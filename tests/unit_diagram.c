@@ -53,8 +53,8 @@ static void assert_figures(const struct figures *d, long long groups_m, long lon
 {
     ck_assert_int_eq(d->groups_m, groups_m);
     ck_assert_int_eq(d->groups_n, groups_n);
-    ck_assert_uint_eq(d->g.groups, (size_t)(groups_m * groups_n));
-    ck_assert_uint_eq(d->g.group_items, group_items);
+    ck_assert_uint_eq(d->g.launch[0].groups, (size_t)(groups_m * groups_n));
+    ck_assert_uint_eq(d->g.launch[0].group_items, group_items);
     ck_assert_uint_eq(d->local_bytes, local_bytes);
     ck_assert_int_eq(d->outputs_per_item, outputs);
     ck_assert_double_eq_tol(d->bytes_per_flop, bytes_per_flop, 1e-12);
@@ -97,7 +97,7 @@ START_TEST(test_diagram_row_local_b)
     ck_assert_int_eq(d.local_b_rows, 1024);
     ck_assert_int_eq(d.local_b_cols, 1);
     ck_assert(!d.has_local_a);
-    ck_assert_uint_eq(d.g.dims, 1);
+    ck_assert_uint_eq(d.g.launch[0].dims, 1);
     compute(4, odd, NULL, 0, NULL, &d);
     assert_figures(&d, 32, 1, 32, 4 * 1024, 1024, (32.0 + 1024) / (16.0 * 1024));
     ck_assert(d.g.padded);

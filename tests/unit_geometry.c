@@ -209,7 +209,7 @@ START_TEST(test_geometry_global_not_multiple_of_local)
     parse(HEADER "args: M N K A B C\nglobal: M, N\nlocal: 64, 1\n---\n");
     compute_fails(size(100, 70, 30), "not a multiple of the local size");
     compute_ok(size(128, 70, 30), &g);
-    ck_assert_uint_eq(g.groups, 2 * 70);
+    ck_assert_uint_eq(g.launch[0].groups, 2 * 70);
 }
 END_TEST
 
@@ -220,15 +220,15 @@ START_TEST(test_geometry_launch)
     parse(tiles_lesson);
     params.values[1] = 4;   /* WPT */
     compute_ok(size(100, 70, 30), &g);    /* runs 112 x 80 x 32 */
-    ck_assert_uint_eq(g.dims, 2);
-    ck_assert(g.has_local);
-    ck_assert_uint_eq(g.global[0], 112 / 4);
-    ck_assert_uint_eq(g.global[1], 80);
-    ck_assert_uint_eq(g.local[0], 16 / 4);
-    ck_assert_uint_eq(g.local[1], 16);
-    ck_assert_uint_eq(g.groups, 7 * 5);
-    ck_assert_uint_eq(g.group_items, 4 * 16);
-    ck_assert_uint_eq(g.work_items, 28 * 80);
+    ck_assert_uint_eq(g.launch[0].dims, 2);
+    ck_assert(g.launch[0].has_local);
+    ck_assert_uint_eq(g.launch[0].global[0], 112 / 4);
+    ck_assert_uint_eq(g.launch[0].global[1], 80);
+    ck_assert_uint_eq(g.launch[0].local[0], 16 / 4);
+    ck_assert_uint_eq(g.launch[0].local[1], 16);
+    ck_assert_uint_eq(g.launch[0].groups, 7 * 5);
+    ck_assert_uint_eq(g.launch[0].group_items, 4 * 16);
+    ck_assert_uint_eq(g.launch[0].work_items, 28 * 80);
 }
 END_TEST
 
@@ -239,15 +239,15 @@ START_TEST(test_geometry_arguments)
     parse(tiles_lesson);
     compute_ok(size(100, 70, 30), &g);    /* runs 112 x 80 x 32, TS = 16 */
     for (size_t i = 0; i < 6; i++)
-        ck_assert_int_eq(g.arg_values[i], 0);
-    ck_assert_int_eq(g.arg_values[6], 32 / 16);         /* int(K / TS), of the padded K */
-    ck_assert_int_eq(g.arg_values[7], 16 * 16);         /* local(TS * TS), in floats */
-    ck_assert_int_eq(g.arg_values[8], 2 * 16 * 16);
-    ck_assert_uint_eq(g.local_bytes, 3 * 16 * 16 * sizeof(float));
+        ck_assert_int_eq(g.launch[0].arg_values[i], 0);
+    ck_assert_int_eq(g.launch[0].arg_values[6], 32 / 16);         /* int(K / TS), of the padded K */
+    ck_assert_int_eq(g.launch[0].arg_values[7], 16 * 16);         /* local(TS * TS), in floats */
+    ck_assert_int_eq(g.launch[0].arg_values[8], 2 * 16 * 16);
+    ck_assert_uint_eq(g.launch[0].local_bytes, 3 * 16 * 16 * sizeof(float));
     params.values[0] = 32;
     compute_ok(size(100, 70, 30), &g);
-    ck_assert_int_eq(g.arg_values[6], 1);
-    ck_assert_uint_eq(g.local_bytes, 3 * 32 * 32 * sizeof(float));
+    ck_assert_int_eq(g.launch[0].arg_values[6], 1);
+    ck_assert_uint_eq(g.launch[0].local_bytes, 3 * 32 * 32 * sizeof(float));
 }
 END_TEST
 
@@ -258,13 +258,13 @@ START_TEST(test_geometry_without_local)
     parse(HEADER "args: M N K A B C\nglobal: M, N, 2\n---\n");
     compute_ok(size(100, 70, 30), &g);
     ck_assert(!g.padded);
-    ck_assert(!g.has_local);
-    ck_assert_uint_eq(g.dims, 3);
-    ck_assert_uint_eq(g.global[2], 2);
-    ck_assert_uint_eq(g.groups, 0);
-    ck_assert_uint_eq(g.group_items, 0);
-    ck_assert_uint_eq(g.work_items, 100 * 70 * 2);
-    ck_assert_uint_eq(g.local_bytes, 0);
+    ck_assert(!g.launch[0].has_local);
+    ck_assert_uint_eq(g.launch[0].dims, 3);
+    ck_assert_uint_eq(g.launch[0].global[2], 2);
+    ck_assert_uint_eq(g.launch[0].groups, 0);
+    ck_assert_uint_eq(g.launch[0].group_items, 0);
+    ck_assert_uint_eq(g.launch[0].work_items, 100 * 70 * 2);
+    ck_assert_uint_eq(g.launch[0].local_bytes, 0);
 }
 END_TEST
 
@@ -328,7 +328,7 @@ START_TEST(test_geometry_ndrange_fits)
     compute_fails(size(64, 64, 64), "more work-items than a size_t holds");
     parse(HEADER "args: M N K A B C\nglobal: 2097152, 2097152, 2097152\n---\n");
     compute_ok(size(64, 64, 64), &g);
-    ck_assert_uint_eq(g.work_items, 1ull << 63);
+    ck_assert_uint_eq(g.launch[0].work_items, 1ull << 63);
 }
 END_TEST
 
@@ -341,10 +341,10 @@ START_TEST(test_geometry_host)
     assert_size(g.asked, 100, 70, 30);
     assert_size(g.run, 100, 70, 30);
     ck_assert(!g.padded);
-    ck_assert_uint_eq(g.dims, 0);
-    ck_assert(!g.has_local);
-    ck_assert_uint_eq(g.work_items, 0);
-    ck_assert_uint_eq(g.local_bytes, 0);
+    ck_assert_uint_eq(g.launch[0].dims, 0);
+    ck_assert(!g.launch[0].has_local);
+    ck_assert_uint_eq(g.launch[0].work_items, 0);
+    ck_assert_uint_eq(g.launch[0].local_bytes, 0);
 }
 END_TEST
 

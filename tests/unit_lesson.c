@@ -132,7 +132,7 @@ START_TEST(test_lesson_full_header)
     ck_assert_int_eq(l.engine, ENGINE_OPENCL);
     snprintf(kernel_path, sizeof kernel_path, "%s/tiles.cl", kernels_dir);
     ck_assert_str_eq(l.kernel_file, kernel_path);
-    ck_assert_str_eq(l.entry, "gemm_tiles");
+    ck_assert_str_eq(l.launch[0].entry, "gemm_tiles");
     ck_assert_str_eq(l.options, "-cl-mad-enable");
     ck_assert(l.column_major);
     ck_assert(l.b_transposed);
@@ -148,13 +148,13 @@ START_TEST(test_lesson_full_args)
     struct lesson l;
 
     parse_ok(full_lesson, &l);
-    ck_assert_uint_eq(l.nargs, 8);
+    ck_assert_uint_eq(l.launch[0].nargs, 8);
     for (size_t i = 0; i < 8; i++)
-        ck_assert_msg(l.args[i].kind == kinds[i], "argument %zu has kind %d", i, (int)l.args[i].kind);
+        ck_assert_msg(l.launch[0].args[i].kind == kinds[i], "argument %zu has kind %d", i, (int)l.launch[0].args[i].kind);
     for (size_t i = 0; i < 6; i++)
-        ck_assert_ptr_null(l.args[i].expr);
-    ck_assert_str_eq(l.args[6].expr, "K / TS");
-    ck_assert_str_eq(l.args[7].expr, "TS * (TS + 1)");
+        ck_assert_ptr_null(l.launch[0].args[i].expr);
+    ck_assert_str_eq(l.launch[0].args[6].expr, "K / TS");
+    ck_assert_str_eq(l.launch[0].args[7].expr, "TS * (TS + 1)");
     lesson_free(&l);
 }
 END_TEST
@@ -189,12 +189,12 @@ START_TEST(test_lesson_full_launch)
     struct lesson l;
 
     parse_ok(full_lesson, &l);
-    ck_assert_uint_eq(l.dims, 2);
-    ck_assert_str_eq(l.global[0], "M / WPT");
-    ck_assert_str_eq(l.global[1], "N");
-    ck_assert_uint_eq(l.local_dims, 2);
-    ck_assert_str_eq(l.local[0], "TS / WPT");
-    ck_assert_str_eq(l.local[1], "TS");
+    ck_assert_uint_eq(l.launch[0].dims, 2);
+    ck_assert_str_eq(l.launch[0].global[0], "M / WPT");
+    ck_assert_str_eq(l.launch[0].global[1], "N");
+    ck_assert_uint_eq(l.launch[0].local_dims, 2);
+    ck_assert_str_eq(l.launch[0].local[0], "TS / WPT");
+    ck_assert_str_eq(l.launch[0].local[1], "TS");
     ck_assert_uint_eq(l.nmultiples, 3);
     ck_assert_int_eq(l.multiples[0].dim, 'M');
     ck_assert_str_eq(l.multiples[0].expr, "TS");
@@ -224,7 +224,7 @@ START_TEST(test_lesson_defaults)
     ck_assert(!l.square);
     ck_assert(l.pad);
     ck_assert_ptr_null(l.options);
-    ck_assert_uint_eq(l.local_dims, 0);
+    ck_assert_uint_eq(l.launch[0].local_dims, 0);
     ck_assert_uint_eq(l.nparams, 0);
     ck_assert_uint_eq(l.nmultiples, 0);
     ck_assert_uint_eq(l.nrequires, 0);
@@ -311,9 +311,9 @@ START_TEST(test_lesson_host)
     ck_assert_int_eq(l.engine, ENGINE_HOST);
     ck_assert_str_eq(l.title, "The host triple loop");
     ck_assert_ptr_null(l.kernel_file);
-    ck_assert_ptr_null(l.entry);
-    ck_assert_uint_eq(l.nargs, 0);
-    ck_assert_uint_eq(l.dims, 0);
+    ck_assert_ptr_null(l.launch[0].entry);
+    ck_assert_uint_eq(l.launch[0].nargs, 0);
+    ck_assert_uint_eq(l.launch[0].dims, 0);
     ck_assert_str_eq(l.text, "The plain loop on one core.\n");
     lesson_free(&l);
 }
@@ -331,7 +331,7 @@ START_TEST(test_lesson_host_shows_its_source)
     ck_assert_int_eq(l.engine, ENGINE_HOST);
     snprintf(kernel_path, sizeof kernel_path, "%s/loop.c", kernels_dir);
     ck_assert_str_eq(l.kernel_file, kernel_path);
-    ck_assert_ptr_null(l.entry);
+    ck_assert_ptr_null(l.launch[0].entry);
     lesson_free(&l);
     /* The source must be there, as a kernel must. */
     parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nkernel: none.c\n---\n", 5,
