@@ -407,7 +407,10 @@ static void say_groups(const struct figures *d, bool brief, char *buf, size_t le
     struct str s;
 
     str_init(&s, buf, len);
-    if (d->has_tile)
+    if (d->has_tile && d->k_split > 1)     /* several groups per tile, along K */
+        str_appendf(&s, "", "%lldx%lldx%lld %s of %lldx%lld", d->groups_m, d->groups_n, d->k_split, what,
+                    d->tile_rows, d->tile_cols);
+    else if (d->has_tile)
         str_appendf(&s, "", "%lldx%lld %s of %lldx%lld", d->groups_m, d->groups_n, what, d->tile_rows,
                     d->tile_cols);
     else if (d->g.launch[0].has_local)

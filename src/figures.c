@@ -74,6 +74,9 @@ static int read_layout(const struct lesson *l, const struct param_set *ps, struc
     d->local_copies = 1;
     if (y->local_copies && eval_positive(l, ps, g, "local-copies", y->local_copies, &d->local_copies, e) < 0)
         return -1;
+    d->k_split = 1;
+    if (y->k_split && eval_positive(l, ps, g, "k-split", y->k_split, &d->k_split, e) < 0)
+        return -1;
     d->has_loads = y->loads != NULL;
     if (d->has_loads && eval_positive(l, ps, g, "loads", y->loads, &d->loads, e) < 0)
         return -1;
@@ -197,7 +200,7 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
         return -1;
     }
     d->local_bytes = sizeof(float) * floats;
-    groups = g->launch[0].has_local ? (double)g->launch[0].groups : (double)d->tile_groups;
+    groups = g->launch[0].has_local ? (double)g->launch[0].groups : (double)d->tile_groups * (double)d->k_split;
     d->bytes_per_flop = d->has_loads && groups > 0 ? 4.0 * (double)d->loads * groups / gemm_flops(g->run) : -1.0;
     asked = gemm_flops(g->asked);
     run = gemm_flops(g->run);
@@ -209,12 +212,20 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
 static void check_layout(struct figures *d)
 {
     const struct geometry *g = &d->g;
+    long long groups;
 
     if (!g->launch[0].has_local || !d->has_tile)
         return;
-    if (d->tile_groups < 0 || (unsigned long long)d->tile_groups != g->launch[0].groups)
-        warn(d, "tiles of %lldx%lld make %lld work-groups, but the NDRange has %zu", d->tile_rows,
-             d->tile_cols, d->tile_groups, g->launch[0].groups);
+    if (__builtin_mul_overflow(d->tile_groups, d->k_split, &groups) || groups < 0 ||
+        (unsigned long long)groups != g->launch[0].groups) {
+        if (d->k_split == 1)
+            warn(d, "tiles of %lldx%lld make %lld work-groups, but the NDRange has %zu", d->tile_rows,
+                 d->tile_cols, d->tile_groups, g->launch[0].groups);
+        else
+            warn(d, "tiles of %lldx%lld, %lld work-groups each (k-split), make %lld x %lld work-groups, but the "
+                 "NDRange has %zu", d->tile_rows, d->tile_cols, d->k_split, d->tile_groups, d->k_split,
+                 g->launch[0].groups);
+    }
     if (d->has_item && (d->tile_items == 0 || (unsigned long long)d->tile_items != g->launch[0].group_items))
         warn(d, "a tile of %lldx%lld is not %zu work-items of %lldx%lld", d->tile_rows, d->tile_cols,
              g->launch[0].group_items, d->item_rows, d->item_cols);

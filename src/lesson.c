@@ -461,6 +461,8 @@ static int parse_layout_line(struct reader *r, const char *key, const char *valu
         return parse_pair(r, value, y->local_b);
     if (strcmp(key, "local-copies") == 0)
         return parse_one(r, value, &y->local_copies);
+    if (strcmp(key, "k-split") == 0)
+        return parse_one(r, value, &y->k_split);
     if (strcmp(key, "loads") == 0)
         return parse_one(r, value, &y->loads);
     return bad(r, "unknown key \"%s\" (see lessons/FORMAT or clmm-tutor(1))", key);
@@ -698,7 +700,7 @@ static char *shorten(const char *title)
 static bool has_layout(const struct lesson_layout *y)
 {
     return y->tile[0] || y->item[0] || y->item_run[0] || y->item_stride[0] || y->local_a[0] || y->local_b[0] ||
-           y->local_copies || y->loads;
+           y->local_copies || y->k_split || y->loads;
 }
 
 /* The further launches are complete, and W is passed where there is a scratch buffer. */
@@ -768,7 +770,7 @@ static int check_complete(struct reader *r)
         return bad(r, "%s", "a host lesson (engine: host) takes no entry, options, args, "
                             "global, local, then, scratch, order or b-transposed lines, nor the keys of its "
                             "work-groups (tile, item, item-run, item-stride, local-a, local-b, local-copies, "
-                            "loads); "
+                            "k-split, loads); "
                             "its kernel line, if any, names the C source shown");
     if (l->engine == ENGINE_HOST)
         l->nlaunches = 0;
@@ -881,6 +883,7 @@ static void layout_free(struct lesson_layout *y)
         free(y->local_b[i]);
     }
     free(y->local_copies);
+    free(y->k_split);
     free(y->loads);
 }
 
