@@ -356,6 +356,67 @@ START_TEST(test_geometry_flops)
 }
 END_TEST
 
+/* Two launches with a scratch buffer: the second's NDRange and arguments at the size, or
+   skipped where its then-when line is 0. */
+static const char split_lesson[] = HEADER
+    "args: M N K A B C W\n"
+    "param: SPLIT = 4 in 1, 3, 4\n"
+    "global: N, M, SPLIT\n"
+    "local: 1, 1, 1\n"
+    "scratch: (SPLIT > 1) * SPLIT * M * N\n"
+    "then: reduce\n"
+    "then-args: M N C W int(SPLIT - 1) local(64)\n"
+    "then-global: roundup(M * N, 64)\n"
+    "then-local: 64\n"
+    "then-when: SPLIT > 1\n"
+    "---\n";
+
+START_TEST(test_geometry_launches)
+{
+    struct geometry g;
+
+    parse(split_lesson);
+    compute_ok(size(100, 70, 300), &g);
+    ck_assert_uint_eq(g.nlaunches, 2);
+    ck_assert_int_eq(g.scratch, 4 * 100 * 70);
+    ck_assert(!g.launch[0].skipped);
+    ck_assert_uint_eq(g.launch[0].dims, 3);
+    ck_assert_uint_eq(g.launch[0].groups, 70 * 100 * 4);
+    ck_assert(!g.launch[1].skipped);
+    ck_assert_uint_eq(g.launch[1].dims, 1);
+    ck_assert_uint_eq(g.launch[1].global[0], 7040);
+    ck_assert_uint_eq(g.launch[1].groups, 110);
+    ck_assert_uint_eq(g.launch[1].group_items, 64);
+    ck_assert_int_eq(g.launch[1].arg_values[4], 3);
+    ck_assert_int_eq(g.launch[1].arg_values[5], 64);
+    ck_assert_uint_eq(g.launch[1].local_bytes, 256);
+    /* The first launch's figures are its own. */
+    ck_assert_uint_eq(g.launch[0].local_bytes, 0);
+    params.values[0] = 1;
+    compute_ok(size(100, 70, 300), &g);
+    ck_assert_int_eq(g.scratch, 0);
+    ck_assert(g.launch[1].skipped);
+    ck_assert_uint_eq(g.launch[1].groups, 0);
+}
+END_TEST
+
+START_TEST(test_geometry_launch_refusals)
+{
+    /* A further launch's bad values are refused as the first's are, naming the launch. */
+    parse(HEADER "args: M N K A B C\nglobal: M\nthen: two\nthen-args: C\nthen-global: M - 100\n---\n");
+    compute_fails(size(64, 64, 64), "of launch 2 (then: two) is -36");
+    parse(HEADER "args: M N K A B C\nglobal: M\nthen: two\nthen-args: C\nthen-global: M\nthen-local: 48\n---\n");
+    compute_fails(size(64, 64, 64), "global size 0 (M = 64) of launch 2 (then: two) is not a multiple");
+    parse(HEADER "args: M N K A B C\nglobal: M\nthen: two\nthen-args: int(M * 1000000000)\nthen-global: M\n---\n");
+    compute_fails(size(64, 64, 64), "of launch 2 (then: two) is 64000000000");
+    /* The scratch buffer within an int's reach, and not negative. */
+    parse(HEADER "args: M N K A B C W\nglobal: M\nscratch: 16 * M * N\n---\n");
+    compute_fails(size(16384, 16384, 1), "more than the kernels' int indices reach");
+    parse(HEADER "args: M N K A B C W\nglobal: M\nscratch: 10 - M\n---\n");
+    compute_fails(size(64, 64, 64), "is -54 floats");
+}
+END_TEST
+
 Suite *geometry_suite(void)
 {
     Suite *s = suite_create("geometry");
@@ -381,6 +442,8 @@ Suite *geometry_suite(void)
     tcase_add_test(tc, test_geometry_ndrange_fits);
     tcase_add_test(tc, test_geometry_host);
     tcase_add_test(tc, test_geometry_flops);
+    tcase_add_test(tc, test_geometry_launches);
+    tcase_add_test(tc, test_geometry_launch_refusals);
     suite_add_tcase(s, tc);
     return s;
 }
