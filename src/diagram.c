@@ -828,6 +828,16 @@ static void figure_text(const struct figures *d, int width, struct text *t)
     char value[TEXT_BYTES / 2];
     long long groups;
 
+    /* A lesson of several launches: the figures are those of the first, the main one. */
+    if (g->nlaunches > 1) {
+        size_t run = 0;
+        for (size_t i = 0; i < g->nlaunches; i++)
+            run += !g->launch[i].skipped;
+        char brief[TEXT_BYTES / 4];
+        snprintf(value, sizeof value, "%zu of %zu here; the figures below are the first's", run, g->nlaunches);
+        snprintf(brief, sizeof brief, "%zu of %zu, first shown", run, g->nlaunches);
+        figure(t, width, "launches", value, brief);
+    }
     say_dims(g->launch[0].global, g->launch[0].dims, value, sizeof value);
     figure(t, width, "global", value, NULL);
     say_dims(g->launch[0].local, g->launch[0].dims, value, sizeof value);
