@@ -139,21 +139,28 @@ static void set_message(struct check_report *r, const char *msg)
 static bool build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
                   const char *shown, struct check_report *r)
 {
-    cl_program program = NULL;
-    cl_kernel kernel = NULL;
+    struct lesson_kernels k;
     struct error e;
+    const char *missing = NULL;
 
     error_init(&e);
-    if (measure_build(cl, l, ps, source, &program, &kernel, &e) == 0) {
-        clReleaseKernel(kernel);
-        clReleaseProgram(program);
+    if (measure_build(cl, l, ps, source, &k, &e) == 0) {
+        measure_kernels_release(&k);
         return true;
     }
     r->verdict = CHECK_NOT_BUILT;
     snprintf(r->message, sizeof r->message, "%s does not build", shown);
-    if (strstr(e.msg, "CL_INVALID_KERNEL_NAME"))
+    /* measure_build names the kernel it could not create: kernel "NAME": ... */
+    for (size_t i = 0; i < l->nlaunches && strstr(e.msg, "CL_INVALID_KERNEL_NAME"); i++) {
+        char quoted[160];
+        snprintf(quoted, sizeof quoted, "kernel \"%s\"", l->launch[i].entry);
+        if (strstr(e.msg, quoted))
+            missing = l->launch[i].entry;
+    }
+    if (missing)
         snprintf(r->message, sizeof r->message, "%.300s builds, but has no __kernel function called %.100s: the "
-                 "exercise launches that one (its entry line)", shown, l->entry);
+                 "exercise launches that one (its %s line)", shown, missing, missing == l->launch[0].entry
+                                                                             ? "entry" : "then");
     else if (e.detail)
         r->build_log = check_rewrite_log(e.detail, shown, &r->build_line);
     else

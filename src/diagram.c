@@ -407,11 +407,14 @@ static void say_groups(const struct figures *d, bool brief, char *buf, size_t le
     struct str s;
 
     str_init(&s, buf, len);
-    if (d->has_tile)
+    if (d->has_tile && d->k_split > 1)     /* several groups per tile, along K */
+        str_appendf(&s, "", "%lldx%lldx%lld %s of %lldx%lld", d->groups_m, d->groups_n, d->k_split, what,
+                    d->tile_rows, d->tile_cols);
+    else if (d->has_tile)
         str_appendf(&s, "", "%lldx%lld %s of %lldx%lld", d->groups_m, d->groups_n, what, d->tile_rows,
                     d->tile_cols);
-    else if (d->g.has_local)
-        str_appendf(&s, "", "%zu %s", d->g.groups, what);
+    else if (d->g.launch[0].has_local)
+        str_appendf(&s, "", "%zu %s", d->g.launch[0].groups, what);
     else
         str_appendf(&s, "", brief ? "%s left to OpenCL" : "%s of the implementation's choice", what);
     if (!brief && sticks_out(d))
@@ -425,8 +428,8 @@ static void say_items(const struct figures *d, bool brief, char *buf, size_t len
     if (d->has_item && d->tile_items > 0)
         snprintf(buf, len, "%lldx%lld %s of %lldx%lld", d->tile_items_m, d->tile_items_n, what, d->item_rows,
                  d->item_cols);
-    else if (d->g.has_local)
-        snprintf(buf, len, "%zu %s", d->g.group_items, what);
+    else if (d->g.launch[0].has_local)
+        snprintf(buf, len, "%zu %s", d->g.launch[0].group_items, what);
     else
         snprintf(buf, len, brief ? "%s left to OpenCL" : "%s of the implementation's choice", what);
 }
@@ -825,15 +828,25 @@ static void figure_text(const struct figures *d, int width, struct text *t)
     char value[TEXT_BYTES / 2];
     long long groups;
 
-    say_dims(g->global, g->dims, value, sizeof value);
+    /* A lesson of several launches: the figures are those of the first, the main one. */
+    if (g->nlaunches > 1) {
+        size_t run = 0;
+        for (size_t i = 0; i < g->nlaunches; i++)
+            run += !g->launch[i].skipped;
+        char brief[TEXT_BYTES / 4];
+        snprintf(value, sizeof value, "%zu of %zu here; the figures below are the first's", run, g->nlaunches);
+        snprintf(brief, sizeof brief, "%zu of %zu, first shown", run, g->nlaunches);
+        figure(t, width, "launches", value, brief);
+    }
+    say_dims(g->launch[0].global, g->launch[0].dims, value, sizeof value);
     figure(t, width, "global", value, NULL);
-    say_dims(g->local, g->dims, value, sizeof value);
-    figure(t, width, "local", g->has_local ? value : choice, brief_choice);
-    groups = g->has_local ? (long long)g->groups : d->tile_groups;     /* checked in count() */
+    say_dims(g->launch[0].local, g->launch[0].dims, value, sizeof value);
+    figure(t, width, "local", g->launch[0].has_local ? value : choice, brief_choice);
+    groups = g->launch[0].has_local ? (long long)g->launch[0].groups : d->tile_groups;     /* checked in count() */
     snprintf(value, sizeof value, "%lld", groups);
     figure(t, width, "groups", groups > 0 ? value : choice, brief_choice);
-    snprintf(value, sizeof value, "%zu", g->group_items);
-    figure(t, width, "items/group", g->has_local ? value : choice, brief_choice);
+    snprintf(value, sizeof value, "%zu", g->launch[0].group_items);
+    figure(t, width, "items/group", g->launch[0].has_local ? value : choice, brief_choice);
     say_local_bytes(d, t, width);
     snprintf(value, sizeof value, "%lld (%lld x %lld)", d->outputs_per_item, d->item_rows, d->item_cols);
     figure(t, width, "outputs/item", d->has_item ? value : "unknown (no item line)", "unknown");

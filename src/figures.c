@@ -74,6 +74,9 @@ static int read_layout(const struct lesson *l, const struct param_set *ps, struc
     d->local_copies = 1;
     if (y->local_copies && eval_positive(l, ps, g, "local-copies", y->local_copies, &d->local_copies, e) < 0)
         return -1;
+    d->k_split = 1;
+    if (y->k_split && eval_positive(l, ps, g, "k-split", y->k_split, &d->k_split, e) < 0)
+        return -1;
     d->has_loads = y->loads != NULL;
     if (d->has_loads && eval_positive(l, ps, g, "loads", y->loads, &d->loads, e) < 0)
         return -1;
@@ -130,9 +133,10 @@ static int local_floats(const struct lesson *l, const struct figures *d, unsigne
     long long tiles[2] = { d->local_a_floats, d->local_b_floats };
 
     *floats = 0;
-    for (size_t i = 0; i < l->nargs; i++) {
-        long long v = d->g.arg_values[i];
-        if (l->args[i].kind != ARG_LOCAL)
+    /* The main launch's, the first (lessons/FORMAT): the layout lines describe it. */
+    for (size_t i = 0; i < l->launch[0].nargs; i++) {
+        long long v = d->g.launch[0].arg_values[i];
+        if (l->launch[0].args[i].kind != ARG_LOCAL)
             continue;
         if (__builtin_add_overflow(*floats, (unsigned long long)v, floats))
             goto too_many;
@@ -196,7 +200,7 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
         return -1;
     }
     d->local_bytes = sizeof(float) * floats;
-    groups = g->has_local ? (double)g->groups : (double)d->tile_groups;
+    groups = g->launch[0].has_local ? (double)g->launch[0].groups : (double)d->tile_groups * (double)d->k_split;
     d->bytes_per_flop = d->has_loads && groups > 0 ? 4.0 * (double)d->loads * groups / gemm_flops(g->run) : -1.0;
     asked = gemm_flops(g->asked);
     run = gemm_flops(g->run);
@@ -208,26 +212,34 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
 static void check_layout(struct figures *d)
 {
     const struct geometry *g = &d->g;
+    long long groups;
 
-    if (!g->has_local || !d->has_tile)
+    if (!g->launch[0].has_local || !d->has_tile)
         return;
-    if (d->tile_groups < 0 || (unsigned long long)d->tile_groups != g->groups)
-        warn(d, "tiles of %lldx%lld make %lld work-groups, but the NDRange has %zu", d->tile_rows,
-             d->tile_cols, d->tile_groups, g->groups);
-    if (d->has_item && (d->tile_items == 0 || (unsigned long long)d->tile_items != g->group_items))
+    if (__builtin_mul_overflow(d->tile_groups, d->k_split, &groups) || groups < 0 ||
+        (unsigned long long)groups != g->launch[0].groups) {
+        if (d->k_split == 1)
+            warn(d, "tiles of %lldx%lld make %lld work-groups, but the NDRange has %zu", d->tile_rows,
+                 d->tile_cols, d->tile_groups, g->launch[0].groups);
+        else
+            warn(d, "tiles of %lldx%lld, %lld work-groups each (k-split), make %lld x %lld work-groups, but the "
+                 "NDRange has %zu", d->tile_rows, d->tile_cols, d->k_split, d->tile_groups, d->k_split,
+                 g->launch[0].groups);
+    }
+    if (d->has_item && (d->tile_items == 0 || (unsigned long long)d->tile_items != g->launch[0].group_items))
         warn(d, "a tile of %lldx%lld is not %zu work-items of %lldx%lld", d->tile_rows, d->tile_cols,
-             g->group_items, d->item_rows, d->item_cols);
+             g->launch[0].group_items, d->item_rows, d->item_cols);
 }
 
 static void check_limits(struct figures *d, const struct figures_limits *lim)
 {
     const struct geometry *g = &d->g;
 
-    if (g->has_local && lim->max_group && g->group_items > lim->max_group)
-        warn(d, "work-group of %zu work-items exceeds the device's %zu", g->group_items, lim->max_group);
-    for (size_t i = 0; g->has_local && i < g->dims; i++)
-        if (lim->max_item_sizes[i] && g->local[i] > lim->max_item_sizes[i])
-            warn(d, "work-group of %zu work-items in dimension %zu exceeds the device's %zu", g->local[i],
+    if (g->launch[0].has_local && lim->max_group && g->launch[0].group_items > lim->max_group)
+        warn(d, "work-group of %zu work-items exceeds the device's %zu", g->launch[0].group_items, lim->max_group);
+    for (size_t i = 0; g->launch[0].has_local && i < g->launch[0].dims; i++)
+        if (lim->max_item_sizes[i] && g->launch[0].local[i] > lim->max_item_sizes[i])
+            warn(d, "work-group of %zu work-items in dimension %zu exceeds the device's %zu", g->launch[0].local[i],
                  i, lim->max_item_sizes[i]);
     if (lim->local_mem && d->local_bytes > lim->local_mem)
         warn(d, "%llu bytes of local memory per work-group exceed the device's %llu", d->local_bytes,

@@ -138,22 +138,104 @@ static void describe_constraints(const struct lesson *l, const struct param_set 
     }
 }
 
-/* "M, N / 4": the lesson's global line, for messages. */
-static const char *global_line(const struct lesson *l, char *buf, size_t len)
+/* "M, N / 4": a launch's global line, for messages. */
+static const char *global_line(const struct lesson_launch *k, char *buf, size_t len)
 {
     struct str s;
 
     str_init(&s, buf, len);
-    for (size_t d = 0; d < l->dims; d++)
-        str_appendf(&s, ", ", "%s", l->global[d]);
+    for (size_t d = 0; d < k->dims; d++)
+        str_appendf(&s, ", ", "%s", k->global[d]);
     return buf;
+}
+
+/* Launch i of the lesson at the size g->run, into g->launch[i]. A launch after the first whose
+   then-when is 0 is skipped: nothing else about it is computed. */
+static int compute_launch(const struct lesson *l, size_t i, const struct env_storage *st, struct geometry *g,
+                          struct error *e)
+{
+    const struct lesson_launch *k = &l->launch[i];
+    struct launch_geometry *lg = &g->launch[i];
+    char buf[256], which[128] = "";
+    long long v;
+
+    if (i > 0) {
+        snprintf(which, sizeof which, " of launch %zu (then: %.60s)", i + 1, k->entry);
+        if (k->when) {
+            if (eval(k->when, st, &v, e) < 0)
+                return -1;
+            if (v == 0) {
+                lg->skipped = true;
+                return 0;
+            }
+        }
+    }
+    lg->dims = k->dims;
+    lg->has_local = k->local_dims > 0;
+    lg->work_items = 1;
+    lg->groups = lg->has_local ? 1 : 0;
+    lg->group_items = lg->has_local ? 1 : 0;
+    for (size_t d = 0; d < k->dims; d++) {
+        if (eval(k->global[d], st, &v, e) < 0)
+            return -1;
+        if (v <= 0) {
+            error_set(e, "global size %zu (%s)%s is %lld at %lldx%lldx%lld", d, k->global[d], which, v,
+                      g->run.m, g->run.n, g->run.k);
+            return -1;
+        }
+        lg->global[d] = (size_t)v;
+        if (__builtin_mul_overflow(lg->work_items, lg->global[d], &lg->work_items)) {
+            error_set(e, "the global NDRange (%s)%s has more work-items than a size_t holds at %lldx%lldx%lld: "
+                         "choose a smaller size or parameters, or smaller values in the lesson's global line",
+                      global_line(k, buf, sizeof buf), which, g->run.m, g->run.n, g->run.k);
+            return -1;
+        }
+        if (!lg->has_local)
+            continue;
+        if (eval(k->local[d], st, &v, e) < 0)
+            return -1;
+        if (v <= 0) {
+            error_set(e, "local size %zu (%s)%s is %lld", d, k->local[d], which, v);
+            return -1;
+        }
+        lg->local[d] = (size_t)v;
+        if (lg->global[d] % lg->local[d] != 0) {
+            error_set(e, "global size %zu (%s = %zu)%s is not a multiple of the local size (%s = %zu)",
+                      d, k->global[d], lg->global[d], which, k->local[d], lg->local[d]);
+            return -1;
+        }
+        /* Both within work_items, which fits: each local size divides its global size. */
+        lg->groups *= lg->global[d] / lg->local[d];
+        lg->group_items *= lg->local[d];
+    }
+    for (size_t a = 0; a < k->nargs; a++) {
+        const struct lesson_arg *arg = &k->args[a];
+        if (arg->kind != ARG_INT && arg->kind != ARG_LOCAL)
+            continue;
+        if (eval(arg->expr, st, &lg->arg_values[a], e) < 0)
+            return -1;
+        if (lg->arg_values[a] < INT_MIN || lg->arg_values[a] > INT_MAX) {
+            error_set(e, "argument %zu (%s)%s is %lld at %lldx%lldx%lld, outside the range of an int",
+                      a + 1, arg->expr, which, lg->arg_values[a], g->run.m, g->run.n, g->run.k);
+            return -1;
+        }
+        if (arg->kind == ARG_LOCAL) {
+            if (lg->arg_values[a] <= 0) {
+                error_set(e, "local buffer argument %zu (%s)%s has %lld floats", a + 1, arg->expr, which,
+                          lg->arg_values[a]);
+                return -1;
+            }
+            /* At most LESSON_MAX_ARGS of INT_MAX floats: within a 64-bit size_t. */
+            lg->local_bytes += (size_t)lg->arg_values[a] * sizeof(float);
+        }
+    }
+    return 0;
 }
 
 int geometry_compute(const struct lesson *l, const struct param_set *ps, struct gemm_size asked,
                      struct geometry *g, struct error *e)
 {
     struct env_storage st;
-    char buf[256];
     long long v;
 
     memset(g, 0, sizeof *g);
@@ -189,64 +271,21 @@ int geometry_compute(const struct lesson *l, const struct param_set *ps, struct 
     if (l->engine == ENGINE_HOST)
         return 0;
 
-    g->dims = l->dims;
-    g->has_local = l->local_dims > 0;
-    g->work_items = 1;
-    g->groups = g->has_local ? 1 : 0;
-    g->group_items = g->has_local ? 1 : 0;
-    for (size_t d = 0; d < l->dims; d++) {
-        if (eval(l->global[d], &st, &v, e) < 0)
+    if (l->scratch) {
+        if (eval(l->scratch, &st, &g->scratch, e) < 0)
             return -1;
-        if (v <= 0) {
-            error_set(e, "global size %zu (%s) is %lld at %lldx%lldx%lld", d, l->global[d], v,
-                      g->run.m, g->run.n, g->run.k);
+        /* The kernels index it with int, as they do the matrices. */
+        if (g->scratch < 0 || g->scratch > INT_MAX) {
+            error_set(e, "the scratch buffer (%s) is %lld floats at %lldx%lldx%lld: %s", l->scratch, g->scratch,
+                      g->run.m, g->run.n, g->run.k,
+                      g->scratch < 0 ? "not a size" : "more than the kernels' int indices reach; choose a "
+                                                      "smaller size or parameters");
             return -1;
-        }
-        g->global[d] = (size_t)v;
-        if (__builtin_mul_overflow(g->work_items, g->global[d], &g->work_items)) {
-            error_set(e, "the global NDRange (%s) has more work-items than a size_t holds at %lldx%lldx%lld: "
-                         "choose a smaller size or parameters, or smaller values in the lesson's global line",
-                      global_line(l, buf, sizeof buf), g->run.m, g->run.n, g->run.k);
-            return -1;
-        }
-        if (!g->has_local)
-            continue;
-        if (eval(l->local[d], &st, &v, e) < 0)
-            return -1;
-        if (v <= 0) {
-            error_set(e, "local size %zu (%s) is %lld", d, l->local[d], v);
-            return -1;
-        }
-        g->local[d] = (size_t)v;
-        if (g->global[d] % g->local[d] != 0) {
-            error_set(e, "global size %zu (%s = %zu) is not a multiple of the local size (%s = %zu)",
-                      d, l->global[d], g->global[d], l->local[d], g->local[d]);
-            return -1;
-        }
-        /* Both within work_items, which fits: each local size divides its global size. */
-        g->groups *= g->global[d] / g->local[d];
-        g->group_items *= g->local[d];
-    }
-    for (size_t i = 0; i < l->nargs; i++) {
-        const struct lesson_arg *a = &l->args[i];
-        if (a->kind != ARG_INT && a->kind != ARG_LOCAL)
-            continue;
-        if (eval(a->expr, &st, &g->arg_values[i], e) < 0)
-            return -1;
-        if (g->arg_values[i] < INT_MIN || g->arg_values[i] > INT_MAX) {
-            error_set(e, "argument %zu (%s) is %lld at %lldx%lldx%lld, outside the range of an int",
-                      i + 1, a->expr, g->arg_values[i], g->run.m, g->run.n, g->run.k);
-            return -1;
-        }
-        if (a->kind == ARG_LOCAL) {
-            if (g->arg_values[i] <= 0) {
-                error_set(e, "local buffer argument %zu (%s) has %lld floats", i + 1, a->expr,
-                          g->arg_values[i]);
-                return -1;
-            }
-            /* At most LESSON_MAX_ARGS of INT_MAX floats: within a 64-bit size_t. */
-            g->local_bytes += (size_t)g->arg_values[i] * sizeof(float);
         }
     }
+    for (size_t i = 0; i < l->nlaunches; i++)
+        if (compute_launch(l, i, &st, g, e) < 0)
+            return -1;
+    g->nlaunches = l->nlaunches;
     return 0;
 }

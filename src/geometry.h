@@ -17,10 +17,10 @@ struct gemm_size {
    each side within it, every product of two sides fits a long long and its bytes a size_t. */
 #define GEOMETRY_MAX_SIDE INT_MAX
 
-struct geometry {
-    struct gemm_size asked;     /* the product the user asked for */
-    struct gemm_size run;       /* what the kernel computes: asked, or padded up */
-    bool padded;
+/* One launch of a lesson (struct lesson_launch) at one size. */
+struct launch_geometry {
+    bool skipped;               /* its then-when line is 0 here: not launched (nor the rest below
+                                   computed) */
     size_t dims;
     size_t global[LESSON_MAX_DIMS];
     size_t local[LESSON_MAX_DIMS];
@@ -30,6 +30,18 @@ struct geometry {
     size_t work_items;          /* in the whole NDRange */
     long long arg_values[LESSON_MAX_ARGS];  /* ints, and local buffer sizes in floats */
     size_t local_bytes;         /* local memory passed as arguments, per group */
+};
+
+struct geometry {
+    struct gemm_size asked;     /* the product the user asked for */
+    struct gemm_size run;       /* what the kernel computes: asked, or padded up */
+    bool padded;
+    /* The lesson's launches in order; launch[0] is the main one, never skipped, which the
+       work-group diagram, the waves and the figures describe. */
+    struct launch_geometry launch[LESSON_MAX_LAUNCHES];
+    size_t nlaunches;           /* 0 for a host lesson */
+    long long scratch;          /* floats of the scratch buffer (argument W); 0: none, or the
+                                   scratch line is 0 at this size */
 };
 
 /* Parameter values in the lesson's order. */

@@ -91,12 +91,23 @@ static void emit_index(struct out *o, bool column_major, const char *r, const ch
         emit(o, "[%s * %lld + %s]", r, cols, c);
 }
 
-static bool has_arg(const struct lesson *l, enum arg_kind kind)
+/* Whether a launch that runs at this size takes an argument of this kind. */
+static bool has_arg(const struct lesson *l, const struct geometry *g, enum arg_kind kind)
 {
-    for (size_t i = 0; i < l->nargs; i++)
-        if (l->args[i].kind == kind)
-            return true;
+    for (size_t k = 0; k < g->nlaunches; k++)
+        for (size_t i = 0; !g->launch[k].skipped && i < l->launch[k].nargs; i++)
+            if (l->launch[k].args[i].kind == kind)
+                return true;
     return false;
+}
+
+/* The name of launch k's kernel, int argument i, NDRange in the code: kernel, arg3, global
+   for the first launch, kernel2, arg3_2, global2 for the second. */
+static void emit_name(struct out *o, const char *base, size_t k)
+{
+    emit(o, "%s", base);
+    if (k > 0)
+        emit(o, "%s%zu", base[strlen(base) - 1] >= '0' && base[strlen(base) - 1] <= '9' ? "_" : "", k + 1);
 }
 
 /* What padding did to the size, for the comment at the top. */
@@ -135,6 +146,13 @@ static void emit_preamble(struct out *o, const struct lesson *l, const struct pa
             "   C = A B at %lldx%lldx%lld (M x N x K), launched once as clmm-tutor launches it:\n"
             "   kernel %s%s%s.",
          l->number, title, g->asked.m, g->asked.n, g->asked.k, file, params[0] ? ", parameters " : "", params);
+    if (g->nlaunches > 1) {
+        emit(o, "\n   One run is %zu launches, one after the other, of the kernels", g->nlaunches);
+        for (size_t k = 0; k < g->nlaunches; k++)
+            emit(o, "%s %s%s", k == 0 ? "" : k + 1 < g->nlaunches ? "," : " and", l->launch[k].entry,
+                 g->launch[k].skipped ? " (skipped at this size)" : "");
+        emit(o, ".");
+    }
     if (g->padded)
         emit_padding(o, l, ps, g);
     emit(o, " */\n"
@@ -160,30 +178,31 @@ static void emit_preamble(struct out *o, const struct lesson *l, const struct pa
 }
 
 /* The comment above the function: what its arguments hold. */
-static void emit_matrices(struct out *o, const struct lesson *l, const struct gemm_size *s)
+static void emit_matrices(struct out *o, const struct lesson *l, const struct geometry *g)
 {
+    const struct gemm_size *s = &g->run;
     bool cm = l->column_major;
 
     emit(o, "/* Builds source (the kernel's text) for device, runs C = A B once on queue and\n"
             "   reads C into c. The matrices are %s: element (i, j) of a matrix\n"
             "   of R rows and C columns is at [%s].\n",
          cm ? "column-major" : "row-major", cm ? "i + j * R" : "i * C + j");
-    if (has_arg(l, ARG_A)) {
+    if (has_arg(l, g, ARG_A)) {
         emit(o, "   a: A, M x K = %lld x %lld floats, A(i, p) at a", s->m, s->k);
         emit_index(o, cm, "i", "p", s->m, s->k);
         emit(o, "\n");
     }
-    if (has_arg(l, ARG_B) && l->b_transposed) {
+    if (has_arg(l, g, ARG_B) && l->b_transposed) {
         emit(o, "   b: B^T, N x K = %lld x %lld floats (the kernel takes B transposed),\n"
                 "      B(p, j) at b", s->n, s->k);
         emit_index(o, cm, "j", "p", s->n, s->k);
         emit(o, "\n");
-    } else if (has_arg(l, ARG_B)) {
+    } else if (has_arg(l, g, ARG_B)) {
         emit(o, "   b: B, K x N = %lld x %lld floats, B(p, j) at b", s->k, s->n);
         emit_index(o, cm, "p", "j", s->k, s->n);
         emit(o, "\n");
     }
-    if (has_arg(l, ARG_C)) {
+    if (has_arg(l, g, ARG_C)) {
         emit(o, "   c: C, M x N = %lld x %lld floats, C(i, j) at c", s->m, s->n);
         emit_index(o, cm, "i", "j", s->m, s->n);
     }
@@ -199,28 +218,35 @@ static void emit_constants(struct out *o, const struct lesson *l, const struct g
     bool any = false;
 
     for (int d = 0; d < 3; d++) {
-        if (!has_arg(l, kinds[d]))
+        if (!has_arg(l, g, kinds[d]))
             continue;
         if (!any)
             emit(o, "    /* The sizes the kernel computes%s. */\n", g->padded ? " (after padding)" : "");
         emit(o, "    const cl_int %c = %lld;\n", names[d], sides[d]);
         any = true;
     }
-    for (size_t i = 0; i < l->nargs; i++) {
-        if (l->args[i].kind != ARG_INT)
-            continue;
-        emit(o, "    const cl_int arg%zu = %lld;   /* int(", i, g->arg_values[i]);
-        emit_expr(o, l->args[i].expr);
-        emit(o, ") */\n");
-        any = true;
-    }
+    for (size_t k = 0; k < g->nlaunches; k++)
+        for (size_t i = 0; !g->launch[k].skipped && i < l->launch[k].nargs; i++) {
+            char name[32];
+            if (l->launch[k].args[i].kind != ARG_INT)
+                continue;
+            snprintf(name, sizeof name, "arg%zu", i);
+            emit(o, "    const cl_int ");
+            emit_name(o, name, k);
+            emit(o, " = %lld;   /* int(", g->launch[k].arg_values[i]);
+            emit_expr(o, l->launch[k].args[i].expr);
+            emit(o, ") */\n");
+            any = true;
+        }
     if (any)
         emit(o, "\n");
 }
 
 static void emit_build(struct out *o, const struct lesson *l, const char *options)
 {
-    emit(o, "    /* The program, built with the lesson's options and parameters as -DNAME=VALUE. */\n"
+    emit(o, "    /* The program, built with the lesson's options and parameters as -DNAME=VALUE%s. */\n",
+         l->nlaunches > 1 ? ", and the\n       kernel of each launch" : "");
+    emit(o, 
             "    cl_int err;\n"
             "    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);\n"
             "    CHECK(err);\n"
@@ -232,38 +258,58 @@ static void emit_build(struct out *o, const struct lesson *l, const char *option
             "        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);\n"
             "        fprintf(stderr, \"clBuildProgram failed: %%d\\n%%s\\n\", (int)err, log);\n"
             "        exit(EXIT_FAILURE);\n"
-            "    }\n"
-            "    cl_kernel kernel = clCreateKernel(program, ");
-    emit_literal(o, l->entry);
-    emit(o, ", &err);\n"
-            "    CHECK(err);\n");
+            "    }\n");
+    for (size_t k = 0; k < l->nlaunches; k++) {
+        emit(o, "    cl_kernel ");
+        emit_name(o, "kernel", k);
+        emit(o, " = clCreateKernel(program, ");
+        emit_literal(o, l->launch[k].entry);
+        emit(o, ", &err);\n"
+                "    CHECK(err);\n");
+    }
 }
 
-static void emit_buffers(struct out *o, const struct lesson *l, const struct gemm_size *s)
+static void emit_buffers(struct out *o, const struct lesson *l, const struct geometry *g)
 {
+    const struct gemm_size *s = &g->run;
     size_t f = sizeof(float);
 
     emit(o, "\n    /* The buffers, in bytes: A and B copied from a and b, C written by the kernel. */\n");
-    if (has_arg(l, ARG_A))
+    if (has_arg(l, g, ARG_A))
         emit(o, "    cl_mem a_buf = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,\n"
                 "                                  %zu, (void *)a, &err);   /* M * K * 4 */\n"
                 "    CHECK(err);\n", (size_t)s->m * (size_t)s->k * f);
-    if (has_arg(l, ARG_B))
+    if (has_arg(l, g, ARG_B))
         emit(o, "    cl_mem b_buf = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,\n"
                 "                                  %zu, (void *)b, &err);   /* %s */\n"
                 "    CHECK(err);\n", (size_t)s->k * (size_t)s->n * f, l->b_transposed ? "N * K * 4: B^T" : "K * N * 4");
-    if (has_arg(l, ARG_C))
+    if (has_arg(l, g, ARG_C))
         emit(o, "    cl_mem c_buf = clCreateBuffer(context, CL_MEM_WRITE_ONLY, %zu, NULL, &err);   /* M * N * 4 */\n"
                 "    CHECK(err);\n", (size_t)s->m * (size_t)s->n * f);
+    if (has_arg(l, g, ARG_W)) {
+        emit(o, "    /* The scratch buffer (argument W), written and read by the kernels alone: ");
+        emit_expr(o, l->scratch);
+        if (g->scratch > 0)
+            emit(o, " = %lld floats. */\n", g->scratch);
+        else
+            emit(o, " is 0 here:\n"
+                    "       one float, which the kernels do not use (OpenCL has no empty buffers). */\n");
+        emit(o, "    cl_mem w_buf = clCreateBuffer(context, CL_MEM_READ_WRITE, %zu, NULL, &err);\n"
+                "    CHECK(err);\n", (size_t)(g->scratch > 0 ? g->scratch : 1) * f);
+    }
 }
 
-static void emit_args(struct out *o, const struct lesson *l, const struct geometry *g)
+/* The arguments of launch k, in its kernel's order. */
+static void emit_args(struct out *o, const struct lesson *l, const struct geometry *g, size_t k)
 {
-    emit(o, "\n    /* The arguments, in the kernel's order (args:");
-    for (size_t i = 0; i < l->nargs; i++) {
+    const struct lesson_launch *launch = &l->launch[k];
+    const long long *values = g->launch[k].arg_values;
+
+    emit(o, "\n    /* The arguments, in the kernel's order (%s:", k == 0 ? "args" : "then-args");
+    for (size_t i = 0; i < launch->nargs; i++) {
         static const char *const plain[] = { [ARG_M] = "M", [ARG_N] = "N", [ARG_K] = "K",
-                                             [ARG_A] = "A", [ARG_B] = "B", [ARG_C] = "C" };
-        const struct lesson_arg *a = &l->args[i];
+                                             [ARG_A] = "A", [ARG_B] = "B", [ARG_C] = "C", [ARG_W] = "W" };
+        const struct lesson_arg *a = &launch->args[i];
         if (a->kind == ARG_INT || a->kind == ARG_LOCAL) {
             emit(o, " %s(", a->kind == ARG_INT ? "int" : "local");
             emit_expr(o, a->expr);
@@ -273,35 +319,42 @@ static void emit_args(struct out *o, const struct lesson *l, const struct geomet
         }
     }
     emit(o, "). */\n");
-    for (size_t i = 0; i < l->nargs; i++) {
-        const struct lesson_arg *a = &l->args[i];
+    for (size_t i = 0; i < launch->nargs; i++) {
+        const struct lesson_arg *a = &launch->args[i];
+        char name[32];
+        emit(o, "    CHECK(clSetKernelArg(");
+        emit_name(o, "kernel", k);
         switch (a->kind) {
         case ARG_M: case ARG_N: case ARG_K:
-            emit(o, "    CHECK(clSetKernelArg(kernel, %zu, sizeof(cl_int), &%c));\n", i,
-                 a->kind == ARG_M ? 'M' : a->kind == ARG_N ? 'N' : 'K');
+            emit(o, ", %zu, sizeof(cl_int), &%c));\n", i, a->kind == ARG_M ? 'M' : a->kind == ARG_N ? 'N' : 'K');
             break;
         case ARG_INT:
-            emit(o, "    CHECK(clSetKernelArg(kernel, %zu, sizeof(cl_int), &arg%zu));\n", i, i);
+            snprintf(name, sizeof name, "arg%zu", i);
+            emit(o, ", %zu, sizeof(cl_int), &", i);
+            emit_name(o, name, k);
+            emit(o, "));\n");
             break;
-        case ARG_A: case ARG_B: case ARG_C:
-            emit(o, "    CHECK(clSetKernelArg(kernel, %zu, sizeof(cl_mem), &%c_buf));%s\n", i,
-                 a->kind == ARG_A ? 'a' : a->kind == ARG_B ? 'b' : 'c',
+        case ARG_A: case ARG_B: case ARG_C: case ARG_W:
+            emit(o, ", %zu, sizeof(cl_mem), &%c_buf));%s\n", i,
+                 a->kind == ARG_A ? 'a' : a->kind == ARG_B ? 'b' : a->kind == ARG_C ? 'c' : 'w',
                  a->kind == ARG_B && l->b_transposed ? "   /* B^T */" : "");
             break;
         case ARG_LOCAL:
-            emit(o, "    CHECK(clSetKernelArg(kernel, %zu, %zu, NULL));   /* local(", i,
-                 (size_t)g->arg_values[i] * sizeof(float));
+            emit(o, ", %zu, %zu, NULL));   /* local(", i, (size_t)values[i] * sizeof(float));
             emit_expr(o, a->expr);
-            emit(o, "): %lld floats of local memory */\n", g->arg_values[i]);
+            emit(o, "): %lld floats of local memory */\n", values[i]);
             break;
         }
     }
 }
 
-/* "{ 128, 96 }   EXPR, EXPR" */
-static void emit_range(struct out *o, const char *name, const size_t *sizes, char *const *exprs, size_t dims)
+/* "{ 128, 96 }   EXPR, EXPR", the array called name for launch k. */
+static void emit_range(struct out *o, const char *name, size_t k, const size_t *sizes, char *const *exprs,
+                       size_t dims)
 {
-    emit(o, "    const size_t %s[%zu] = { ", name, dims);
+    emit(o, "    const size_t ");
+    emit_name(o, name, k);
+    emit(o, "[%zu] = { ", dims);
     for (size_t d = 0; d < dims; d++)
         emit(o, "%s%zu", d ? ", " : "", sizes[d]);
     emit(o, " };   /* ");
@@ -312,42 +365,84 @@ static void emit_range(struct out *o, const char *name, const size_t *sizes, cha
     emit(o, " */\n");
 }
 
-static void emit_launch(struct out *o, const struct lesson *l, const struct geometry *g)
+/* Launch k: its NDRange and the call that queues it. The queue runs the launches in order, each
+   after the one before has finished. */
+static void emit_launch(struct out *o, const struct lesson *l, const struct geometry *g, size_t k)
 {
-    emit(o, "\n    /* The NDRange: %zu work-items", g->work_items);
-    if (g->has_local)
-        emit(o, " in %zu work-group%s of %zu. */\n", g->groups, g->groups == 1 ? "" : "s", g->group_items);
+    const struct lesson_launch *launch = &l->launch[k];
+    const struct launch_geometry *lg = &g->launch[k];
+
+    emit(o, "\n    /* The NDRange%s: %zu work-items", g->nlaunches > 1 ? (k == 0 ? " of the first launch" : "")
+                                                                     : "", lg->work_items);
+    if (lg->has_local)
+        emit(o, " in %zu work-group%s of %zu. */\n", lg->groups, lg->groups == 1 ? "" : "s", lg->group_items);
     else
-        emit(o, "; the lesson has no local line, so the implementation chooses the\n"
-                "       work-group size (local is NULL). */\n");
-    emit_range(o, "global", g->global, l->global, g->dims);
-    if (g->has_local)
-        emit_range(o, "local", g->local, l->local, g->dims);
-    emit(o, "    CHECK(clEnqueueNDRangeKernel(queue, kernel, %zu, NULL, global, %s, 0, NULL, NULL));\n", g->dims,
-         g->has_local ? "local" : "NULL");
+        emit(o, "; the lesson has no %s line, so the implementation chooses the\n"
+                "       work-group size (local is NULL). */\n", k == 0 ? "local" : "then-local");
+    emit_range(o, "global", k, lg->global, launch->global, lg->dims);
+    if (lg->has_local)
+        emit_range(o, "local", k, lg->local, launch->local, lg->dims);
+    emit(o, "    CHECK(clEnqueueNDRangeKernel(queue, ");
+    emit_name(o, "kernel", k);
+    emit(o, ", %zu, NULL, ", lg->dims);
+    emit_name(o, "global", k);
+    emit(o, ", ");
+    if (lg->has_local)
+        emit_name(o, "local", k);
+    else
+        emit(o, "NULL");
+    emit(o, ", 0, NULL, NULL));\n");
 }
 
-static void emit_finish(struct out *o, const struct lesson *l, const struct gemm_size *s)
+/* Launch k after the first: its arguments and NDRange, or why it is skipped. */
+static void emit_further(struct out *o, const struct lesson *l, const struct geometry *g, size_t k)
 {
-    if (has_arg(l, ARG_C))
+    emit(o, "\n    /* Launch %zu of %zu (then: %s)", k + 1, g->nlaunches, l->launch[k].entry);
+    if (g->launch[k].skipped) {
+        emit(o, ": skipped at this size, its then-when line (");
+        emit_expr(o, l->launch[k].when);
+        emit(o, ") being 0. */\n");
+        return;
+    }
+    if (l->launch[k].when) {
+        emit(o, ", run because its then-when line (");
+        emit_expr(o, l->launch[k].when);
+        emit(o, ") is not 0");
+    }
+    emit(o, ". */");
+    emit_args(o, l, g, k);
+    emit_launch(o, l, g, k);
+}
+
+static void emit_finish(struct out *o, const struct lesson *l, const struct geometry *g)
+{
+    const struct gemm_size *s = &g->run;
+
+    if (has_arg(l, g, ARG_C))
         emit(o, "\n    /* C, read back when the kernel is done (a blocking read). */\n"
                 "    CHECK(clEnqueueReadBuffer(queue, c_buf, CL_TRUE, 0, %zu, c, 0, NULL, NULL));\n",
              (size_t)s->m * (size_t)s->n * sizeof(float));
     else
         emit(o, "\n    CHECK(clFinish(queue));\n    (void)c;\n");
     emit(o, "\n");
-    if (has_arg(l, ARG_A))
+    if (has_arg(l, g, ARG_A))
         emit(o, "    clReleaseMemObject(a_buf);\n");
     else
         emit(o, "    (void)a;\n");
-    if (has_arg(l, ARG_B))
+    if (has_arg(l, g, ARG_B))
         emit(o, "    clReleaseMemObject(b_buf);\n");
     else
         emit(o, "    (void)b;\n");
-    if (has_arg(l, ARG_C))
+    if (has_arg(l, g, ARG_C))
         emit(o, "    clReleaseMemObject(c_buf);\n");
-    emit(o, "    clReleaseKernel(kernel);\n"
-            "    clReleaseProgram(program);\n"
+    if (has_arg(l, g, ARG_W))
+        emit(o, "    clReleaseMemObject(w_buf);\n");
+    for (size_t k = 0; k < l->nlaunches; k++) {
+        emit(o, "    clReleaseKernel(");
+        emit_name(o, "kernel", k);
+        emit(o, ");\n");
+    }
+    emit(o, "    clReleaseProgram(program);\n"
             "}\n");
 }
 
@@ -366,15 +461,17 @@ char *hostcode_generate(const struct lesson *l, const struct param_set *ps, stru
         measure_options(l, ps, NULL, options, sizeof options, e) < 0)
         return NULL;
     emit_preamble(&o, l, ps, &g);
-    emit_matrices(&o, l, &g.run);
+    emit_matrices(&o, l, &g);
     emit(&o, "void run_lesson_%d(cl_context context, cl_device_id device, cl_command_queue queue,\n"
              "                  const char *source, const float *a, const float *b, float *c)\n"
              "{\n", l->number);
     emit_constants(&o, l, &g);
     emit_build(&o, l, options);
-    emit_buffers(&o, l, &g.run);
-    emit_args(&o, l, &g);
-    emit_launch(&o, l, &g);
-    emit_finish(&o, l, &g.run);
+    emit_buffers(&o, l, &g);
+    emit_args(&o, l, &g, 0);
+    emit_launch(&o, l, &g, 0);
+    for (size_t k = 1; k < g.nlaunches; k++)
+        emit_further(&o, l, &g, k);
+    emit_finish(&o, l, &g);
     return o.buf;
 }

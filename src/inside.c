@@ -524,8 +524,7 @@ static void steps_of_k(struct inside *in)
 int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_set *ps,
                    long long outputs_per_item, struct inside *in, struct error *e)
 {
-    cl_program program;
-    cl_kernel kernel;
+    struct lesson_kernels k;
 
     memset(in, 0, sizeof *in);
     in->lesson = l->number;
@@ -538,7 +537,8 @@ int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_se
         error_set(e, "lesson %d runs on the host: it has no kernel to look inside", l->number);
         return -1;
     }
-    str_copy(in->entry, sizeof in->entry, l->entry);
+    str_copy(in->entry, sizeof in->entry, l->launch[0].entry);
+    in->launches = l->nlaunches;
     in->verbose = cl->device->nv_compiler_options;
     if (in->verbose) {
         /* NVIDIA's driver keeps compiled kernels in a cache keyed by their PTX, and one
@@ -553,20 +553,19 @@ int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_se
         source = xmalloc(strlen(text) + 80);
         sprintf(source, "%s\n__kernel void clmm_tutor_inside_%lld_%09ld(void) { }\n", text, (long long)now.tv_sec,
                 now.tv_nsec);
-        rc = measure_build_extra(cl, l, ps, source, "-cl-nv-verbose", &program, &kernel, e);
+        rc = measure_build_extra(cl, l, ps, source, "-cl-nv-verbose", &k, e);
         free(source);
         free(text);
         if (rc < 0)
             return -1;
-    } else if (measure_build_extra(cl, l, ps, NULL, NULL, &program, &kernel, e) < 0) {
+    } else if (measure_build_extra(cl, l, ps, NULL, NULL, &k, e) < 0) {
         return -1;
     }
-    kernel_figures(in, kernel, cl->device->id);
-    compiler_figures(in, cl, program);
-    binary_figures(in, cl->device, program);
+    kernel_figures(in, k.kernel[0], cl->device->id);
+    compiler_figures(in, cl, k.program);
+    binary_figures(in, cl->device, k.program);
     steps_of_k(in);
-    clReleaseKernel(kernel);
-    clReleaseProgram(program);
+    measure_kernels_release(&k);
     return 0;
 }
 
@@ -741,6 +740,9 @@ size_t inside_describe(const struct inside *in, int width, char (*lines)[INSIDE_
     if (out.width > INSIDE_LINE_BYTES - 1)
         out.width = INSIDE_LINE_BYTES - 1;
     snprintf(text, sizeof text, "Lesson %d (%s), kernel %s", in->lesson, in->title, in->entry);
+    if (in->launches > 1)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ", the first of its %zu launches (the main "
+                 "one: the others are not examined here)", in->launches);
     add_wrapped(&out, "", text);
     if (in->params[0])
         add_wrapped(&out, "Parameters: ", in->params);

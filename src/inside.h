@@ -78,7 +78,9 @@ bool inside_binary_is_ptx(const unsigned char *binary, size_t size);
 struct inside {
     int lesson;
     char title[128];            /* the lesson's short title */
-    char entry[128];            /* the kernel */
+    char entry[128];            /* the kernel: the main launch's, the first */
+    size_t launches;            /* the lesson's launches (lessons/FORMAT: then); only the first is
+                                   looked inside */
     char params[256];           /* "TS=16", empty without parameters */
     char device[600];           /* device_describe's line */
     bool verbose;               /* built with -cl-nv-verbose (cl_nv_compiler_options) */

@@ -137,9 +137,9 @@ static int parse_dims(struct reader *r, const char *value, char **out, size_t *c
     return split_list(r, value, &t, add_dim);
 }
 
-static int parse_args(struct reader *r, const char *value)
+/* The argument words of an args or a then-args line, into launch k. */
+static int parse_args(struct reader *r, const char *value, struct lesson_launch *k)
 {
-    struct lesson *l = r->l;
     const char *p = value;
 
     while (*p) {
@@ -157,12 +157,12 @@ static int parse_args(struct reader *r, const char *value)
             p++;
         }
         n = (size_t)(p - start);
-        if (l->nargs == LESSON_MAX_ARGS)
+        if (k->nargs == LESSON_MAX_ARGS)
             return bad(r, "%s", "too many arguments");
-        struct lesson_arg *a = &l->args[l->nargs];
-        if (n == 1 && strchr("MNKABC", *start)) {
-            static const enum arg_kind kinds[] = { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C };
-            a->kind = kinds[strchr("MNKABC", *start) - "MNKABC"];
+        struct lesson_arg *a = &k->args[k->nargs];
+        if (n == 1 && strchr("MNKABCW", *start)) {
+            static const enum arg_kind kinds[] = { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C, ARG_W };
+            a->kind = kinds[strchr("MNKABCW", *start) - "MNKABCW"];
         } else if ((n > 5 && strncmp(start, "int(", 4) == 0 && start[n - 1] == ')') ||
                    (n > 7 && strncmp(start, "local(", 6) == 0 && start[n - 1] == ')')) {
             size_t open = (size_t)(strchr(start, '(') - start);
@@ -173,12 +173,13 @@ static int parse_args(struct reader *r, const char *value)
         } else {
             char word[128];
             snprintf(word, sizeof word, "%.*s", (int)n, start);
-            return bad(r, "unknown argument \"%s\" (expected M, N, K, A, B, C, int(EXPR) or local(EXPR))", word);
+            return bad(r, "unknown argument \"%s\" (expected M, N, K, A, B, C, W, int(EXPR) or local(EXPR))", word);
         }
-        l->nargs++;
+        k->nargs++;
     }
-    if (l->nargs == 0)
+    if (k->nargs == 0)
         return bad(r, "%s", "args is empty");
+    k->args_line = r->line;
     return 0;
 }
 
@@ -451,10 +452,12 @@ static int key_line(const struct reader *r, const char *key)
     return 0;
 }
 
-/* param, switch, multiple and require may repeat; every other key is given at most once. */
+/* param, switch, rule, multiple and require may repeat, and the then lines once per launch (see
+   parse_then_line); every other key is given at most once. */
 static int check_once(struct reader *r, const char *key)
 {
-    static const char *const repeatable[] = { "param", "switch", "multiple", "require", "rule" };
+    static const char *const repeatable[] = { "param", "switch", "rule", "multiple", "require", "then", "then-args",
+                                              "then-global", "then-local", "then-when" };
 
     for (size_t i = 0; i < sizeof repeatable / sizeof repeatable[0]; i++)
         if (strcmp(key, repeatable[i]) == 0)
@@ -489,17 +492,62 @@ static int parse_layout_line(struct reader *r, const char *key, const char *valu
         return parse_pair(r, value, y->local_b);
     if (strcmp(key, "local-copies") == 0)
         return parse_one(r, value, &y->local_copies);
+    if (strcmp(key, "k-split") == 0)
+        return parse_one(r, value, &y->k_split);
     if (strcmp(key, "loads") == 0)
         return parse_one(r, value, &y->loads);
     return bad(r, "unknown key \"%s\" (see lessons/FORMAT or clmm-tutor(1))", key);
 }
 
+/* The lines of a further launch: "then: ENTRY" starts it, and the then-args, then-global,
+   then-local and then-when lines after it, each at most once, describe it. Returns 1 when key
+   is none of them. */
+static int parse_then_line(struct reader *r, const char *key, const char *value)
+{
+    struct lesson *l = r->l;
+    struct lesson_launch *k = &l->launch[l->nlaunches - 1];
+    char what[160];
+
+    if (strcmp(key, "then") == 0) {
+        if (l->nlaunches == LESSON_MAX_LAUNCHES)
+            return bad(r, "at most %s further launches (then lines)", "3");
+        if (!is_identifier(value))
+            return bad(r, "then names the __kernel function of a further launch: \"%s\" is not a C identifier",
+                       value);
+        k = &l->launch[l->nlaunches++];
+        k->entry = xstrdup(value);
+        k->line = r->line;
+        return 0;
+    }
+    if (strncmp(key, "then-", 5) != 0)
+        return 1;
+    if (strcmp(key, "then-args") != 0 && strcmp(key, "then-global") != 0 && strcmp(key, "then-local") != 0 &&
+        strcmp(key, "then-when") != 0)
+        return 1;
+    if (l->nlaunches == 1)
+        return bad(r, "%s comes before any then line: it describes the launch that the then line above it "
+                      "starts", key);
+    snprintf(what, sizeof what, "\"%s\" is given twice for the launch of line %d (then: %.60s)", key, k->line,
+             k->entry);
+    if (strcmp(key, "then-args") == 0)
+        return k->nargs ? bad(r, "%s", what) : parse_args(r, value, k);
+    if (strcmp(key, "then-global") == 0)
+        return k->dims ? bad(r, "%s", what) : parse_dims(r, value, k->global, &k->dims);
+    if (strcmp(key, "then-local") == 0)
+        return k->local_dims ? bad(r, "%s", what) : parse_dims(r, value, k->local, &k->local_dims);
+    return k->when ? bad(r, "%s", what) : parse_one(r, value, &k->when);
+}
+
 static int parse_line(struct reader *r, const char *key, const char *value, const char *const *kernel_dirs)
 {
+    int rc;
+
     struct lesson *l = r->l;
 
     if (check_once(r, key) < 0)
         return -1;
+    if ((rc = parse_then_line(r, key, value)) <= 0)
+        return rc;
     if (strcmp(key, "lesson") == 0) {
         long long n;
         if (str_to_ll(value, &n) < 0 || n < 0 || n > 99)
@@ -536,12 +584,16 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         l->kernel_file = find_kernel(r, value, kernel_dirs);
         return l->kernel_file ? 0 : -1;
     }
-    if (strcmp(key, "entry") == 0)
-        return set_string(&l->entry, value);
+    if (strcmp(key, "entry") == 0) {
+        l->launch[0].line = r->line;
+        return set_string(&l->launch[0].entry, value);
+    }
     if (strcmp(key, "options") == 0)
         return set_string(&l->options, value);
     if (strcmp(key, "args") == 0)
-        return parse_args(r, value);
+        return parse_args(r, value, &l->launch[0]);
+    if (strcmp(key, "scratch") == 0)
+        return parse_one(r, value, &l->scratch);
     if (strcmp(key, "order") == 0) {
         if (strcmp(value, "row-major") == 0)
             l->column_major = false;
@@ -562,9 +614,9 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
     if (strcmp(key, "switch") == 0)
         return parse_param(r, value, true);
     if (strcmp(key, "global") == 0)
-        return parse_dims(r, value, l->global, &l->dims);
+        return parse_dims(r, value, l->launch[0].global, &l->launch[0].dims);
     if (strcmp(key, "local") == 0)
-        return parse_dims(r, value, l->local, &l->local_dims);
+        return parse_dims(r, value, l->launch[0].local, &l->launch[0].local_dims);
     if (strcmp(key, "multiple") == 0)
         return parse_multiple(r, value);
     if (strcmp(key, "require") == 0)
@@ -700,7 +752,40 @@ static char *shorten(const char *title)
 static bool has_layout(const struct lesson_layout *y)
 {
     return y->tile[0] || y->item[0] || y->item_run[0] || y->item_stride[0] || y->local_a[0] || y->local_b[0] ||
-           y->local_copies || y->loads;
+           y->local_copies || y->k_split || y->loads;
+}
+
+/* The further launches are complete, and W is passed where there is a scratch buffer. */
+static int check_launches(struct reader *r)
+{
+    struct lesson *l = r->l;
+    bool takes_w = false;
+
+    for (size_t i = 1; i < l->nlaunches; i++) {
+        const struct lesson_launch *k = &l->launch[i];
+        r->line = k->line;
+        if (k->nargs == 0)
+            return bad(r, "the launch of this then line (%s) has no then-args line", k->entry);
+        if (k->dims == 0)
+            return bad(r, "the launch of this then line (%s) has no then-global line", k->entry);
+        if (k->local_dims && k->local_dims != k->dims)
+            return bad(r, "the launch of this then line (%s): then-local has a different number of dimensions "
+                          "than then-global", k->entry);
+    }
+    for (size_t i = 0; i < l->nlaunches; i++)
+        for (size_t a = 0; a < l->launch[i].nargs; a++)
+            if (l->launch[i].args[a].kind == ARG_W) {
+                takes_w = true;
+                r->line = l->launch[i].args_line;
+                if (!l->scratch)
+                    return bad(r, "%s", "argument W is the scratch buffer, and the header has no scratch line "
+                                        "giving its size");
+            }
+    if (l->scratch && !takes_w) {
+        r->line = key_line(r, "scratch");
+        return bad(r, "%s", "a scratch buffer that no launch takes: pass it with the argument W");
+    }
+    return 0;
 }
 
 static int check_complete(struct reader *r)
@@ -718,11 +803,11 @@ static int check_complete(struct reader *r)
         missing = "sources";
     else if (l->engine == ENGINE_OPENCL && !l->kernel_file)
         missing = "kernel";
-    else if (l->engine == ENGINE_OPENCL && !l->entry)
+    else if (l->engine == ENGINE_OPENCL && !l->launch[0].entry)
         missing = "entry";
-    else if (l->engine == ENGINE_OPENCL && l->nargs == 0)
+    else if (l->engine == ENGINE_OPENCL && l->launch[0].nargs == 0)
         missing = "args";
-    else if (l->engine == ENGINE_OPENCL && l->dims == 0)
+    else if (l->engine == ENGINE_OPENCL && l->launch[0].dims == 0)
         missing = "global";
     if (missing)
         return bad(r, "the header has no \"%s:\" line", missing);
@@ -730,18 +815,23 @@ static int check_complete(struct reader *r)
         l->short_title = shorten(l->title);
     /* A host lesson's kernel line names the C source it shows, which the tool runs built in:
        nothing about launching it applies. */
-    if (l->engine == ENGINE_HOST && (l->entry || l->options || l->nargs || l->dims ||
-                                     l->local_dims || l->b_transposed || l->column_major ||
+    if (l->engine == ENGINE_HOST && (l->launch[0].entry || l->options || l->launch[0].nargs ||
+                                     l->launch[0].dims || l->launch[0].local_dims || l->nlaunches > 1 ||
+                                     l->scratch || l->b_transposed || l->column_major ||
                                      has_layout(&l->layout)))
         return bad(r, "%s", "a host lesson (engine: host) takes no entry, options, args, "
-                            "global, local, order or b-transposed lines, nor the keys of its "
+                            "global, local, then, scratch, order or b-transposed lines, nor the keys of its "
                             "work-groups (tile, item, item-run, item-stride, local-a, local-b, local-copies, "
-                            "loads); "
+                            "k-split, loads); "
                             "its kernel line, if any, names the C source shown");
-    if (l->local_dims && l->local_dims != l->dims) {
+    if (l->engine == ENGINE_HOST)
+        l->nlaunches = 0;
+    if (l->launch[0].local_dims && l->launch[0].local_dims != l->launch[0].dims) {
         r->line = key_line(r, "local");
         return bad(r, "%s", "local has a different number of dimensions than global");
     }
+    if (check_launches(r) < 0)
+        return -1;
     if (l->layout.item_run[0] && !l->layout.item[0]) {
         r->line = key_line(r, "item-run");
         return bad(r, "%s", "item-run needs an item line: runs of the work-item's block");
@@ -791,6 +881,7 @@ int lesson_parse_extra(const char *file, const char *text, const char *const *ke
     memset(l, 0, sizeof *l);
     l->number = -1;
     l->pad = true;
+    l->nlaunches = 1;   /* the first launch, from the entry, args, global and local lines */
     l->file = xstrdup(file);
     /* The byte-order mark some editors put at the start of a UTF-8 file: skipped. */
     if (strncmp(p, BYTE_ORDER_MARK, 3) == 0)
@@ -844,7 +935,20 @@ static void layout_free(struct lesson_layout *y)
         free(y->local_b[i]);
     }
     free(y->local_copies);
+    free(y->k_split);
     free(y->loads);
+}
+
+static void launch_free(struct lesson_launch *k)
+{
+    free(k->entry);
+    for (size_t i = 0; i < k->nargs; i++)
+        free(k->args[i].expr);
+    for (size_t i = 0; i < k->dims; i++)
+        free(k->global[i]);
+    for (size_t i = 0; i < k->local_dims; i++)
+        free(k->local[i]);
+    free(k->when);
 }
 
 void lesson_free(struct lesson *l)
@@ -855,19 +959,15 @@ void lesson_free(struct lesson *l)
     free(l->branch);
     free(l->file);
     free(l->kernel_file);
-    free(l->entry);
     free(l->options);
-    for (size_t i = 0; i < l->nargs; i++)
-        free(l->args[i].expr);
+    for (size_t i = 0; i < LESSON_MAX_LAUNCHES; i++)
+        launch_free(&l->launch[i]);
+    free(l->scratch);
     for (size_t i = 0; i < l->nparams; i++) {
         free(l->params[i].name);
         free(l->params[i].values);
         free(l->params[i].rule);
     }
-    for (size_t i = 0; i < l->dims; i++)
-        free(l->global[i]);
-    for (size_t i = 0; i < l->local_dims; i++)
-        free(l->local[i]);
     for (size_t i = 0; i < l->nmultiples; i++)
         free(l->multiples[i].expr);
     free(l->multiples);

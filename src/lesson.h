@@ -11,6 +11,7 @@
 #define LESSON_MAX_PARAMS 12
 #define LESSON_MAX_ARGS 16
 #define LESSON_MAX_DIMS 3
+#define LESSON_MAX_LAUNCHES 4       /* the first launch and at most 3 further (then lines) */
 #define LESSON_SHORT_TITLE_MAX 28   /* columns */
 #define LESSON_BRANCH_MAX 28        /* columns of a side branch's name */
 #define LESSON_FILE_MAX (1 << 20)   /* bytes of a lesson file */
@@ -18,11 +19,27 @@
 
 enum lesson_engine { ENGINE_OPENCL, ENGINE_HOST };
 
-enum arg_kind { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C, ARG_INT, ARG_LOCAL };
+/* ARG_W: the scratch buffer (the scratch line), a __global float buffer. */
+enum arg_kind { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C, ARG_W, ARG_INT, ARG_LOCAL };
 
 struct lesson_arg {
     enum arg_kind kind;
     char *expr;                 /* for ARG_INT and ARG_LOCAL (a count of floats) */
+};
+
+/* One kernel launch: the first from the entry, args, global and local lines, each further one
+   from a then line and the then-args, then-global, then-local and then-when lines after it. */
+struct lesson_launch {
+    char *entry;                /* the __kernel function */
+    struct lesson_arg args[LESSON_MAX_ARGS];
+    size_t nargs;
+    char *global[LESSON_MAX_DIMS];
+    size_t dims;
+    char *local[LESSON_MAX_DIMS];
+    size_t local_dims;          /* 0: the implementation chooses */
+    char *when;                 /* the launch is skipped where it is 0; NULL: always run */
+    int line;                   /* its entry or then line, for messages; 0: none */
+    int args_line;              /* its args or then-args line */
 };
 
 struct lesson_param {
@@ -61,6 +78,7 @@ struct lesson_layout {
     char *local_a[2];           /* A's tile in local memory, in rows and columns of A */
     char *local_b[2];           /* B's tile, in rows and columns of B */
     char *local_copies;         /* copies of those tiles; NULL: 1 */
+    char *k_split;              /* work-groups sharing each tile, each over a part of K; NULL: 1 */
     char *loads;                /* floats one work-group reads from global memory */
 };
 
@@ -74,20 +92,19 @@ struct lesson {
     char *file;                 /* the lesson file, as given */
     char *kernel_file;          /* resolved path of the kernel; for the host engine the C source
                                    shown (run built in), or NULL */
-    char *entry;
     char *options;              /* extra compiler options, may be NULL */
-    struct lesson_arg args[LESSON_MAX_ARGS];
-    size_t nargs;
+    /* The launches of one run, in order, all of kernels of kernel_file (one program). The first
+       is the main launch: the work-group diagram, the waves, the ceilings and the figures
+       describe it alone (lessons/FORMAT). */
+    struct lesson_launch launch[LESSON_MAX_LAUNCHES];
+    size_t nlaunches;           /* 0 for a host lesson */
+    char *scratch;              /* floats of the scratch buffer (argument W); NULL: none */
     bool column_major;
     bool b_transposed;
     bool square;
     bool pad;
     struct lesson_param params[LESSON_MAX_PARAMS];
     size_t nparams;
-    char *global[LESSON_MAX_DIMS];
-    size_t dims;
-    char *local[LESSON_MAX_DIMS];
-    size_t local_dims;          /* 0: the implementation chooses */
     struct lesson_multiple *multiples;
     size_t nmultiples;
     struct lesson_require *requires;

@@ -139,6 +139,8 @@ void workspace_free(struct workspace *w)
         clReleaseMemObject(w->dB);
     if (w->dC)
         clReleaseMemObject(w->dC);
+    if (w->dW)
+        clReleaseMemObject(w->dW);
     memset(w, 0, sizeof *w);
 }
 
@@ -660,9 +662,8 @@ struct lesson_runner {
     struct gemm_size size;      /* of the prepared launch */
     struct geometry g;
     struct matrix_layout a, b, c;
-    cl_program program;
-    cl_kernel kernel;
-    size_t kernel_max_group;    /* CL_KERNEL_WORK_GROUP_SIZE */
+    struct lesson_kernels k;    /* k.count 0: not built yet */
+    size_t kernel_max_group[LESSON_MAX_LAUNCHES];   /* CL_KERNEL_WORK_GROUP_SIZE of each */
 };
 
 static enum prepare_result host_prepare(struct runner *self, struct gemm_size s, struct error *e)
@@ -747,9 +748,18 @@ void measure_refused(const struct lesson *l, const struct param_set *ps, struct 
 }
 
 int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *given,
-                  cl_program *program, cl_kernel *kernel, struct error *e)
+                  struct lesson_kernels *k, struct error *e)
 {
-    return measure_build_extra(cl, l, ps, given, NULL, program, kernel, e);
+    return measure_build_extra(cl, l, ps, given, NULL, k, e);
+}
+
+void measure_kernels_release(struct lesson_kernels *k)
+{
+    for (size_t i = 0; i < k->count; i++)
+        clReleaseKernel(k->kernel[i]);
+    if (k->program)
+        clReleaseProgram(k->program);
+    memset(k, 0, sizeof *k);
 }
 
 int measure_options(const struct lesson *l, const struct param_set *ps, const char *extra, char *buf,
@@ -772,36 +782,60 @@ int measure_options(const struct lesson *l, const struct param_set *ps, const ch
 }
 
 int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *given,
-                        const char *extra, cl_program *program, cl_kernel *kernel, struct error *e)
+                        const char *extra, struct lesson_kernels *k, struct error *e)
 {
     char options[MEASURE_OPTIONS_MAX];
     char *source = NULL;
     int rc;
 
+    memset(k, 0, sizeof *k);
     if (measure_options(l, ps, extra, options, sizeof options, e) < 0)
         return -1;
     if (!given && !(given = source = lesson_kernel_source(l, e)))
         return -1;
-    rc = ocl_build(cl, given, options, l->entry, program, kernel, e);
+    rc = ocl_build(cl, given, options, l->launch[0].entry, &k->program, &k->kernel[0], e);
     free(source);
+    if (rc == 0)
+        k->count = 1;
+    /* The further launches' kernels, from the same program. */
+    while (rc == 0 && k->count < l->nlaunches) {
+        rc = ocl_kernel(k->program, l->launch[k->count].entry, &k->kernel[k->count], e);
+        if (rc == 0)
+            k->count++;
+        else
+            measure_kernels_release(k);
+    }
     if (rc < 0)
         error_prefix(e, "%s", l->kernel_file);
     return rc;
 }
 
 
-/* Device limits: known from the geometry and, after the build, from the kernel itself. */
-static enum prepare_result check_limits(struct lesson_runner *lr, struct error *e)
+/* " of launch 2 (then: NAME)" after the first launch; "" for the first, as in a lesson of one. */
+static const char *which_launch(const struct lesson *l, size_t i, char *buf, size_t len)
+{
+    if (i == 0)
+        snprintf(buf, len, "%s", "");
+    else
+        snprintf(buf, len, " of launch %zu (then: %.60s)", i + 1, l->launch[i].entry);
+    return buf;
+}
+
+/* Device limits of launch i: known from the geometry and, after the build, from its kernel. */
+static enum prepare_result check_launch_limits(struct lesson_runner *lr, size_t i, struct error *e)
 {
     const struct device_info *d = lr->base.w->cl->device;
-    const struct geometry *g = &lr->g;
+    const struct launch_geometry *g = &lr->g.launch[i];
     size_t kernel_max = 0;
     cl_ulong kernel_local = 0;
+    char which[96];
     cl_int rc;
 
-    rc = clGetKernelWorkGroupInfo(lr->kernel, d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max, NULL);
+    which_launch(lr->lesson, i, which, sizeof which);
+    rc = clGetKernelWorkGroupInfo(lr->k.kernel[i], d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
+                                  &kernel_max, NULL);
     if (rc == CL_SUCCESS)
-        rc = clGetKernelWorkGroupInfo(lr->kernel, d->id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
+        rc = clGetKernelWorkGroupInfo(lr->k.kernel[i], d->id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
                                       &kernel_local, NULL);
     if (rc != CL_SUCCESS) {
         clerror_set(e, "clGetKernelWorkGroupInfo", rc);
@@ -809,62 +843,121 @@ static enum prepare_result check_limits(struct lesson_runner *lr, struct error *
     }
     /* Some drivers report a conservative CL_KERNEL_WORK_GROUP_SIZE (NVIDIA's says 256 for
        kernels that run with 1024): a larger group is tried, and only refused if the launch
-       fails (see device_launch). */
-    lr->kernel_max_group = kernel_max;
+       fails (see device_enqueue). */
+    lr->kernel_max_group[i] = kernel_max;
     /* CL_KERNEL_LOCAL_MEM_SIZE counts the __local arrays of the kernel and, on most
        implementations, the local arguments already set; take the larger reading. */
     if ((cl_ulong)g->local_bytes > kernel_local)
         kernel_local = g->local_bytes;
     if (kernel_local > d->local_mem) {
-        error_set(e, "the kernel needs %lu bytes of local memory per work-group; the device has %lu",
+        error_set(e, "the kernel%s needs %lu bytes of local memory per work-group; the device has %lu", which,
                   (unsigned long)kernel_local, (unsigned long)d->local_mem);
         return REFUSED;
     }
     if (!g->has_local)
         return PREPARED;
-    for (size_t i = 0; i < g->dims; i++)
-        if (g->local[i] > d->max_item_sizes[i]) {
-            error_set(e, "a work-group of %zu work-items in dimension %zu exceeds the device's %zu",
-                      g->local[i], i, d->max_item_sizes[i]);
+    for (size_t dim = 0; dim < g->dims; dim++)
+        if (g->local[dim] > d->max_item_sizes[dim]) {
+            error_set(e, "a work-group%s of %zu work-items in dimension %zu exceeds the device's %zu", which,
+                      g->local[dim], dim, d->max_item_sizes[dim]);
             return REFUSED;
         }
     if (g->group_items > d->max_group) {
-        error_set(e, "a work-group of %zu work-items exceeds the device's maximum of %zu",
+        error_set(e, "a work-group%s of %zu work-items exceeds the device's maximum of %zu", which,
                   g->group_items, d->max_group);
         return REFUSED;
     }
     return PREPARED;
 }
 
+static enum prepare_result check_limits(struct lesson_runner *lr, struct error *e)
+{
+    enum prepare_result pr = PREPARED;
+
+    for (size_t i = 0; i < lr->g.nlaunches && pr == PREPARED; i++)
+        if (!lr->g.launch[i].skipped)
+            pr = check_launch_limits(lr, i, e);
+    return pr;
+}
+
+/* The arguments of every launch that runs at this size. */
 static int set_args(struct lesson_runner *lr, struct error *e)
 {
     struct workspace *w = lr->base.w;
 
-    for (size_t i = 0; i < lr->lesson->nargs; i++) {
-        const struct lesson_arg *a = &lr->lesson->args[i];
-        cl_int rc, value = 0;
-        switch (a->kind) {
-        case ARG_M: value = (cl_int)lr->g.run.m; break;
-        case ARG_N: value = (cl_int)lr->g.run.n; break;
-        case ARG_K: value = (cl_int)lr->g.run.k; break;
-        case ARG_INT: value = (cl_int)lr->g.arg_values[i]; break;
-        default: break;
-        }
-        if (a->kind == ARG_A || a->kind == ARG_B || a->kind == ARG_C) {
-            cl_mem *m = a->kind == ARG_A ? &w->dA : a->kind == ARG_B ? &w->dB : &w->dC;
-            rc = clSetKernelArg(lr->kernel, (cl_uint)i, sizeof(cl_mem), m);
-        } else if (a->kind == ARG_LOCAL) {
-            rc = clSetKernelArg(lr->kernel, (cl_uint)i, (size_t)lr->g.arg_values[i] * sizeof(float), NULL);
-        } else {
-            rc = clSetKernelArg(lr->kernel, (cl_uint)i, sizeof value, &value);
-        }
-        if (rc != CL_SUCCESS) {
-            clerror_set(e, "clSetKernelArg", rc);
-            error_prefix(e, "argument %zu of %s", i + 1, lr->lesson->entry);
-            return -1;
+    for (size_t k = 0; k < lr->g.nlaunches; k++) {
+        const struct lesson_launch *launch = &lr->lesson->launch[k];
+        const struct launch_geometry *g = &lr->g.launch[k];
+        cl_kernel kernel = lr->k.kernel[k];
+        if (g->skipped)
+            continue;
+        for (size_t i = 0; i < launch->nargs; i++) {
+            const struct lesson_arg *a = &launch->args[i];
+            cl_int rc, value = 0;
+            switch (a->kind) {
+            case ARG_M: value = (cl_int)lr->g.run.m; break;
+            case ARG_N: value = (cl_int)lr->g.run.n; break;
+            case ARG_K: value = (cl_int)lr->g.run.k; break;
+            case ARG_INT: value = (cl_int)g->arg_values[i]; break;
+            default: break;
+            }
+            if (a->kind == ARG_A || a->kind == ARG_B || a->kind == ARG_C || a->kind == ARG_W) {
+                cl_mem *m = a->kind == ARG_A ? &w->dA : a->kind == ARG_B ? &w->dB : a->kind == ARG_C ? &w->dC
+                                                                                                      : &w->dW;
+                rc = clSetKernelArg(kernel, (cl_uint)i, sizeof(cl_mem), m);
+            } else if (a->kind == ARG_LOCAL) {
+                rc = clSetKernelArg(kernel, (cl_uint)i, (size_t)g->arg_values[i] * sizeof(float), NULL);
+            } else {
+                rc = clSetKernelArg(kernel, (cl_uint)i, sizeof value, &value);
+            }
+            if (rc != CL_SUCCESS) {
+                clerror_set(e, "clSetKernelArg", rc);
+                error_prefix(e, "argument %zu of %s", i + 1, launch->entry);
+                return -1;
+            }
         }
     }
     return 0;
+}
+
+/* The scratch buffer of the lesson at this size (lessons/FORMAT: scratch), in the workspace,
+   filled with NaN so that a part of it that a launch reads before any launch wrote it fails
+   verification. Not timed: it is allocated and filled before the first launch. A scratch line
+   of 0 floats gets a buffer of one, which the kernels must not use: OpenCL has no empty
+   buffers. */
+static enum prepare_result load_scratch(struct lesson_runner *lr, struct error *e)
+{
+    struct workspace *w = lr->base.w;
+    const struct device_info *d = w->cl->device;
+    size_t floats = lr->g.scratch > 0 ? (size_t)lr->g.scratch : 1, bytes = floats * sizeof(float), total;
+    const float nan = NAN;
+    cl_int rc;
+
+    if (!lr->lesson->scratch)
+        return PREPARED;
+    total = bytes + (matrix_layout_count(&lr->a) + matrix_layout_count(&lr->b) + matrix_layout_count(&lr->c)) *
+                        sizeof(float);
+    if (bytes > d->max_alloc) {
+        error_set(e, "the scratch buffer of %.1f MiB exceeds the device's largest allocation of %.1f MiB",
+                  (double)bytes / (1 << 20), (double)d->max_alloc / (1 << 20));
+        return REFUSED;
+    }
+    if (total > d->global_mem) {
+        error_set(e, "A, B, C and the scratch buffer need %.1f MiB; the device has %.1f MiB of global memory",
+                  (double)total / (1 << 20), (double)d->global_mem / (1 << 20));
+        return REFUSED;
+    }
+    if (ocl_reserve(w->cl, &w->dW, &w->capW, bytes, e) < 0)
+        return FAILED;
+    rc = clEnqueueFillBuffer(w->cl->queue, w->dW, &nan, sizeof nan, 0, bytes, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clFinish(w->cl->queue);
+    if (rc != CL_SUCCESS) {
+        clerror_set(e, "clEnqueueFillBuffer", rc);
+        error_prefix(e, "the scratch buffer");
+        return FAILED;
+    }
+    return PREPARED;
 }
 
 int measure_check_indices(const struct geometry *g, struct error *e)
@@ -917,9 +1010,11 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     lr->b = l->b_transposed ? (struct matrix_layout){ lr->g.run.n, lr->g.run.k, l->column_major, true }
                             : (struct matrix_layout){ lr->g.run.k, lr->g.run.n, l->column_major, false };
     lr->c = (struct matrix_layout){ lr->g.run.m, lr->g.run.n, l->column_major, false };
-    if (!lr->kernel && measure_build(self->w->cl, l, lr->params, lr->source, &lr->program, &lr->kernel, e) < 0)
+    if (lr->k.count == 0 && measure_build(self->w->cl, l, lr->params, lr->source, &lr->k, e) < 0)
         return FAILED;
     pr = workspace_load(self->w, s, &lr->a, &lr->b, &lr->c, e);
+    if (pr == PREPARED)
+        pr = load_scratch(lr, e);
     if (pr != PREPARED)
         return pr;
     if (set_args(lr, e) < 0)
@@ -928,42 +1023,78 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     return pr;
 }
 
-/* One launch of the NDRange global, waited for; its kernel time from profiling events. */
-static int device_enqueue(struct lesson_runner *lr, const size_t *global, double *seconds, struct error *e)
+/* Enqueues launch i, its NDRange global, with an event where ev is not NULL. Returns 0, -1, or
+   LAUNCH_REFUSED where its work-groups are more than its kernel can run here. */
+static int enqueue_one(struct lesson_runner *lr, size_t i, const size_t *global, cl_event *ev, struct error *e)
 {
-    cl_command_queue q = lr->base.w->cl->queue;
-    cl_event ev;
+    const struct launch_geometry *g = &lr->g.launch[i];
+    char which[96];
     cl_int rc;
-    int result;
 
-    rc = clEnqueueNDRangeKernel(q, lr->kernel, (cl_uint)lr->g.dims, NULL, global,
-                                lr->g.has_local ? lr->g.local : NULL, 0, NULL, &ev);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clEnqueueNDRangeKernel", rc);
-        if ((rc == CL_INVALID_WORK_GROUP_SIZE || rc == CL_OUT_OF_RESOURCES) &&
-            lr->g.group_items > lr->kernel_max_group) {
-            error_prefix(e, "work-groups of %zu work-items are more than this kernel can run on this "
-                            "device (CL_KERNEL_WORK_GROUP_SIZE is %zu: its registers or local memory "
-                            "limit it)", lr->g.group_items, lr->kernel_max_group);
-            return LAUNCH_REFUSED;
+    rc = clEnqueueNDRangeKernel(lr->base.w->cl->queue, lr->k.kernel[i], (cl_uint)g->dims, NULL, global,
+                                g->has_local ? g->local : NULL, 0, NULL, ev);
+    if (rc == CL_SUCCESS)
+        return 0;
+    clerror_set(e, "clEnqueueNDRangeKernel", rc);
+    which_launch(lr->lesson, i, which, sizeof which);
+    if ((rc == CL_INVALID_WORK_GROUP_SIZE || rc == CL_OUT_OF_RESOURCES) && g->group_items > lr->kernel_max_group[i]) {
+        error_prefix(e, "work-groups%s of %zu work-items are more than this kernel can run on this "
+                        "device (CL_KERNEL_WORK_GROUP_SIZE is %zu: its registers or local memory "
+                        "limit it)", which, g->group_items, lr->kernel_max_group[i]);
+        return LAUNCH_REFUSED;
+    }
+    if (i > 0)
+        error_prefix(e, "launch %zu (then: %.60s)", i + 1, lr->lesson->launch[i].entry);
+    return -1;
+}
+
+/* One run: every launch of the lesson that runs at this size, in order, the first with the
+   NDRange global (its own, or a part of it for a probe), waited for. Its time from profiling
+   events, from the start of the first launch to the end of the last: gaps between launches
+   count, as they do for a user of the kernels. Without events (seconds NULL), queued only. */
+static int enqueue_run(struct lesson_runner *lr, const size_t *global, double *seconds, struct error *e)
+{
+    cl_event first = NULL, last = NULL;
+    int rc = 0;
+
+    for (size_t i = 0; i < lr->g.nlaunches && rc == 0; i++) {
+        cl_event ev = NULL;
+        if (lr->g.launch[i].skipped)
+            continue;
+        rc = enqueue_one(lr, i, i == 0 ? global : lr->g.launch[i].global, &ev, e);
+        if (rc < 0)
+            break;
+        if (!first)
+            first = ev;
+        else if (last)
+            clReleaseEvent(last);
+        if (ev != first)
+            last = ev;
+    }
+    if (!last)
+        last = first;
+    if (rc == 0 && last) {
+        cl_int wrc = clWaitForEvents(1, &last);
+        if (wrc != CL_SUCCESS) {
+            clerror_set(e, "clWaitForEvents", wrc);
+            rc = -1;
         }
-        return -1;
+    } else if (rc < 0) {
+        clFinish(lr->base.w->cl->queue);    /* the launches queued before the failing one */
     }
-    rc = clWaitForEvents(1, &ev);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clWaitForEvents", rc);
-        clReleaseEvent(ev);
-        return -1;
-    }
-    result = ocl_event_seconds(ev, seconds, e);
-    clReleaseEvent(ev);
-    return result;
+    if (rc == 0)
+        rc = ocl_events_span(first, last, seconds, e);
+    if (last && last != first)
+        clReleaseEvent(last);
+    if (first)
+        clReleaseEvent(first);
+    return rc;
 }
 
 static int device_launch(struct runner *self, double *seconds, struct error *e)
 {
     struct lesson_runner *lr = (struct lesson_runner *)self;
-    return device_enqueue(lr, lr->g.global, seconds, e);
+    return enqueue_run(lr, lr->g.launch[0].global, seconds, e);
 }
 
 /* The work-groups a device runs at once. A CPU device (POCL) runs one per compute unit, on
@@ -979,49 +1110,55 @@ static size_t resident_groups(const struct device_info *d, size_t group_items)
     return (size_t)(d->compute_units > 0 ? d->compute_units : 1) * per_unit;
 }
 
+/* The groups of the main launch, the first: a probe cuts it alone (device_launch_part). */
 static bool device_groups(struct runner *self, size_t *groups, size_t *dims, size_t *resident,
                           const char **unit)
 {
     struct lesson_runner *lr = (struct lesson_runner *)self;
+    const struct launch_geometry *g = &lr->g.launch[0];
 
     /* Without a work-group size the implementation chooses one, which a cut NDRange could
        change: no partial launch. */
-    if (!lr->g.has_local)
+    if (!g->has_local)
         return false;
-    for (size_t d = 0; d < lr->g.dims; d++)
-        groups[d] = lr->g.global[d] / lr->g.local[d];
-    *dims = lr->g.dims;
-    *resident = resident_groups(self->w->cl->device, lr->g.group_items);
+    for (size_t d = 0; d < g->dims; d++)
+        groups[d] = g->global[d] / g->local[d];
+    *dims = g->dims;
+    *resident = resident_groups(self->w->cl->device, g->group_items);
     *unit = "work-groups";
     return true;
 }
 
 /* The same kernel and arguments on the full-size buffers, with fewer groups along dim: the
    kernels index C by their global ids and use no global size, so this computes a part of C
-   exactly as the whole launch does. */
+   exactly as the whole launch does. Only the first launch is cut; the further ones run
+   whole, on whatever the cut one left, so that a probe of a lesson of several launches
+   counts them all: its estimate errs long, never short. */
 static int device_launch_part(struct runner *self, size_t dim, size_t groups, double *seconds,
                               struct error *e)
 {
     struct lesson_runner *lr = (struct lesson_runner *)self;
     size_t global[LESSON_MAX_DIMS];
 
-    memcpy(global, lr->g.global, sizeof global);
-    global[dim] = groups * lr->g.local[dim];
-    return device_enqueue(lr, global, seconds, e);
+    memcpy(global, lr->g.launch[0].global, sizeof global);
+    global[dim] = groups * lr->g.launch[0].local[dim];
+    return enqueue_run(lr, global, seconds, e);
 }
 
+/* count runs back to back, every launch of each, waited for once at the end. */
 static int device_batch(struct runner *self, int count, double *seconds, struct error *e)
 {
     struct lesson_runner *lr = (struct lesson_runner *)self;
     cl_command_queue q = self->w->cl->queue;
     double start = now_seconds();
-    cl_int rc = CL_SUCCESS;
+    cl_int rc;
+    int queued = 0;
 
-    for (int i = 0; i < count && rc == CL_SUCCESS; i++)
-        rc = clEnqueueNDRangeKernel(q, lr->kernel, (cl_uint)lr->g.dims, NULL, lr->g.global,
-                                    lr->g.has_local ? lr->g.local : NULL, 0, NULL, NULL);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clEnqueueNDRangeKernel", rc);
+    for (int i = 0; i < count && queued == 0; i++)
+        for (size_t k = 0; k < lr->g.nlaunches && queued == 0; k++)
+            if (!lr->g.launch[k].skipped)
+                queued = enqueue_one(lr, k, lr->g.launch[k].global, NULL, e);
+    if (queued < 0) {
         clFinish(q);
         return -1;
     }
@@ -1099,8 +1236,5 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
        it whole. */
     if (!r->refused_by_estimate && memcmp(&lr.size, &w->size, sizeof w->size) == 0)
         r->run = lr.g.run;
-    if (lr.kernel)
-        clReleaseKernel(lr.kernel);
-    if (lr.program)
-        clReleaseProgram(lr.program);
+    measure_kernels_release(&lr.k);
 }

@@ -115,6 +115,9 @@ struct workspace {
     size_t stage_count;
     cl_mem dA, dB, dC;
     size_t capA, capB, capC;
+    cl_mem dW;                  /* a lesson's scratch buffer (lessons/FORMAT: scratch), for the
+                                   lessons of this size that have one */
+    size_t capW;
 };
 
 int workspace_init(struct workspace *w, struct ocl *cl, struct gemm_size size, uint64_t seed,
@@ -154,13 +157,24 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
 int measure_options(const struct lesson *l, const struct param_set *ps, const char *extra, char *buf,
                     size_t len, struct error *e);
 
-/* Builds the lesson's kernel from source (NULL: its file) with its options and the
-   parameters as -DNAME=VALUE. On a build failure, e's detail holds the build log. */
+/* A lesson's program and the kernel of each of its launches, in the lesson's order:
+   kernel[0] is the main launch's. */
+struct lesson_kernels {
+    cl_program program;
+    cl_kernel kernel[LESSON_MAX_LAUNCHES];
+    size_t count;
+};
+
+/* Builds the lesson's program from source (NULL: its file) with its options and the
+   parameters as -DNAME=VALUE, and creates the kernel of every launch (its entry and then
+   lines). On a build failure, e's detail holds the build log; a missing kernel is named.
+   Nothing is left to release after a failure. */
 int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
-                  cl_program *program, cl_kernel *kernel, struct error *e);
+                  struct lesson_kernels *k, struct error *e);
 /* The same with extra compiler options after those (NULL: none). */
 int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
-                        const char *extra, cl_program *program, cl_kernel *kernel, struct error *e);
+                        const char *extra, struct lesson_kernels *k, struct error *e);
+void measure_kernels_release(struct lesson_kernels *k);
 
 /* Refuses, with a message in e, a launch of geometry g whose matrices (after padding) have
    more elements than the kernels' int indices reach. Returns 0 when they fit. */

@@ -54,6 +54,20 @@ char *ocl_build_log(struct ocl *cl, cl_program program)
     return log;
 }
 
+int ocl_kernel(cl_program program, const char *entry, cl_kernel *kernel, struct error *e)
+{
+    cl_int rc;
+
+    *kernel = clCreateKernel(program, entry, &rc);
+    if (rc != CL_SUCCESS) {
+        *kernel = NULL;
+        clerror_set(e, "clCreateKernel", rc);
+        error_prefix(e, "kernel \"%s\"", entry);
+        return -1;
+    }
+    return 0;
+}
+
 int ocl_build(struct ocl *cl, const char *source, const char *options, const char *entry,
               cl_program *program, cl_kernel *kernel, struct error *e)
 {
@@ -71,12 +85,8 @@ int ocl_build(struct ocl *cl, const char *source, const char *options, const cha
         error_set_detail(e, ocl_build_log(cl, *program));
         goto fail;
     }
-    *kernel = clCreateKernel(*program, entry, &rc);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clCreateKernel", rc);
-        error_prefix(e, "kernel \"%s\"", entry);
+    if (ocl_kernel(*program, entry, kernel, e) < 0)
         goto fail;
-    }
     return 0;
 fail:
     clReleaseProgram(*program);
@@ -106,16 +116,21 @@ int ocl_reserve(struct ocl *cl, cl_mem *buf, size_t *capacity, size_t bytes, str
 
 int ocl_event_seconds(cl_event ev, double *seconds, struct error *e)
 {
+    return ocl_events_span(ev, ev, seconds, e);
+}
+
+int ocl_events_span(cl_event first, cl_event last, double *seconds, struct error *e)
+{
     cl_ulong start, end;
     cl_int rc;
 
-    rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    rc = clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
     if (rc == CL_SUCCESS)
-        rc = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+        rc = clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
     if (rc != CL_SUCCESS) {
         clerror_set(e, "clGetEventProfilingInfo", rc);
         return -1;
     }
-    *seconds = (double)(end - start) * 1e-9;
+    *seconds = end > start ? (double)(end - start) * 1e-9 : 0.0;
     return 0;
 }

@@ -20,6 +20,9 @@ void ocl_close(struct ocl *cl);
 int ocl_build(struct ocl *cl, const char *source, const char *options, const char *entry,
               cl_program *program, cl_kernel *kernel, struct error *e);
 
+/* Creates the kernel entry of a built program. */
+int ocl_kernel(cl_program program, const char *entry, cl_kernel *kernel, struct error *e);
+
 /* The program's build log for the device, malloc'd; NULL when the platform gives none. */
 char *ocl_build_log(struct ocl *cl, cl_program program);
 
@@ -28,5 +31,7 @@ int ocl_reserve(struct ocl *cl, cl_mem *buf, size_t *capacity, size_t bytes, str
 
 /* Start-to-end time of a finished command, in seconds. */
 int ocl_event_seconds(cl_event ev, double *seconds, struct error *e);
+/* From the start of the command of first to the end of that of last, both finished. */
+int ocl_events_span(cl_event first, cl_event last, double *seconds, struct error *e);
 
 #endif

@@ -131,6 +131,36 @@ static void print_source(FILE *out, const struct source *s, int margin, int widt
     }
 }
 
+/* A launch's arguments, global range and work-group size. */
+static void print_launch(FILE *out, const struct lesson_launch *k)
+{
+    fprintf(out, "Arguments:");
+    for (size_t i = 0; i < k->nargs; i++) {
+        static const char *const names[] = { "M", "N", "K", "A", "B", "C", "W" };
+        const struct lesson_arg *a = &k->args[i];
+        if (a->kind == ARG_INT || a->kind == ARG_LOCAL) {
+            fprintf(out, " %s(", a->kind == ARG_INT ? "int" : "local");
+            put_text(out, a->expr, false);
+            fputc(')', out);
+        } else {
+            fprintf(out, " %s", names[a->kind]);
+        }
+    }
+    fprintf(out, "\nGlobal range:");
+    for (size_t d = 0; d < k->dims; d++) {
+        fprintf(out, "%s ", d ? " x" : "");
+        put_text(out, k->global[d], false);
+    }
+    fprintf(out, "\nWork-group:  ");
+    if (k->local_dims == 0)
+        fprintf(out, " chosen by the OpenCL implementation");
+    for (size_t d = 0; d < k->local_dims; d++) {
+        fprintf(out, "%s ", d ? " x" : "");
+        put_text(out, k->local[d], false);
+    }
+    fputc('\n', out);
+}
+
 /* The lesson's facts: its sources line followed by the documents it cites, then how its
    kernel is launched. */
 static void print_facts(FILE *out, const struct lesson *l, const struct source_set *sources, int width)
@@ -154,38 +184,30 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
         return;
     }
     fprintf(out, "Kernel: ");
-    put_text(out, l->entry, false);
+    put_text(out, l->launch[0].entry, false);
     fprintf(out, " in ");
     put_text(out, l->kernel_file, false);
     fputc('\n', out);
     fprintf(out, "Storage: %s, B %s%s\n", l->column_major ? "column-major" : "row-major",
             l->b_transposed ? "transposed (B^T, N x K)" : "as is (K x N)",
             l->square ? ", square matrices only" : "");
-    fprintf(out, "Arguments:");
-    for (size_t i = 0; i < l->nargs; i++) {
-        static const char *const names[] = { "M", "N", "K", "A", "B", "C" };
-        const struct lesson_arg *a = &l->args[i];
-        if (a->kind == ARG_INT || a->kind == ARG_LOCAL) {
-            fprintf(out, " %s(", a->kind == ARG_INT ? "int" : "local");
-            put_text(out, a->expr, false);
-            fputc(')', out);
-        } else {
-            fprintf(out, " %s", names[a->kind]);
+    print_launch(out, &l->launch[0]);
+    for (size_t k = 1; k < l->nlaunches; k++) {
+        fprintf(out, "Then kernel: ");
+        put_text(out, l->launch[k].entry, false);
+        if (l->launch[k].when) {
+            fprintf(out, ", where ");
+            put_text(out, l->launch[k].when, false);
+            fprintf(out, " is not 0");
         }
+        fputc('\n', out);
+        print_launch(out, &l->launch[k]);
     }
-    fprintf(out, "\nGlobal range:");
-    for (size_t d = 0; d < l->dims; d++) {
-        fprintf(out, "%s ", d ? " x" : "");
-        put_text(out, l->global[d], false);
+    if (l->scratch) {
+        fprintf(out, "Scratch:      ");
+        put_text(out, l->scratch, false);
+        fprintf(out, " floats (argument W)\n");
     }
-    fprintf(out, "\nWork-group:  ");
-    if (l->local_dims == 0)
-        fprintf(out, " chosen by the OpenCL implementation");
-    for (size_t d = 0; d < l->local_dims; d++) {
-        fprintf(out, "%s ", d ? " x" : "");
-        put_text(out, l->local[d], false);
-    }
-    fputc('\n', out);
     for (size_t i = 0; i < l->nparams; i++) {
         fprintf(out, "%s %s = %lld (allowed:", l->params[i].is_switch ? "Switch" : "Parameter", l->params[i].name,
                 l->params[i].def);

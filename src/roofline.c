@@ -16,7 +16,7 @@
 double roofline_intensity(const struct figures *f)
 {
     const struct geometry *g = &f->g;
-    double groups = g->has_local ? (double)g->groups : (double)f->tile_groups;
+    double groups = g->launch[0].has_local ? (double)g->launch[0].groups : (double)f->tile_groups;
     double bytes;
 
     if (!f->has_loads || groups <= 0.0)

@@ -818,13 +818,10 @@ static void reload(struct session *s)
     pthread_mutex_unlock(&s->lock);
     text = lesson_kernel_source(l, &e);
     if (text) {
-        cl_program program;
-        cl_kernel kernel;
-        rc = measure_build(&s->cl, l, &ps, text, &program, &kernel, &e);
-        if (rc == 0) {
-            clReleaseKernel(kernel);
-            clReleaseProgram(program);
-        }
+        struct lesson_kernels k;
+        rc = measure_build(&s->cl, l, &ps, text, &k, &e);
+        if (rc == 0)
+            measure_kernels_release(&k);
     }
     pthread_mutex_lock(&s->lock);
     if (rc == 0) {

@@ -268,12 +268,12 @@ int waves_compute(const struct figures *d, const struct device_info *dev, const 
     struct nv_rules nv = { 0 };
 
     memset(w, 0, sizeof *w);
-    if (!d->g.has_local || d->g.group_items == 0) {
+    if (!d->g.launch[0].has_local || d->g.launch[0].group_items == 0) {
         error_set(e, "the lesson gives no work-group size: the OpenCL implementation chooses one, so the "
                      "work-groups a compute unit holds cannot be counted");
         return -1;
     }
-    if (d->g.groups == 0) {
+    if (d->g.launch[0].groups == 0) {
         error_set(e, "the launch has no work-groups");
         return -1;
     }
@@ -281,8 +281,8 @@ int waves_compute(const struct figures *d, const struct device_info *dev, const 
         error_set(e, "the device reports no compute units");
         return -1;
     }
-    w->groups = d->g.groups;
-    w->group_items = d->g.group_items;
+    w->groups = d->g.launch[0].groups;
+    w->group_items = d->g.launch[0].group_items;
     w->compute_units = dev->compute_units;
     w->cc_major = dev->nv_cc_major;
     w->cc_minor = dev->nv_cc_minor;

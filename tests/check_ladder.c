@@ -139,8 +139,7 @@ START_TEST(test_local_memory)
     struct param_set ps;
     struct figures d;
     struct error e;
-    cl_program program;
-    cl_kernel kernel;
+    struct lesson_kernels k;
     cl_ulong reported = 0;
 
     if (l->engine != ENGINE_OPENCL)
@@ -148,19 +147,53 @@ START_TEST(test_local_memory)
     error_init(&e);
     param_set_defaults(l, &ps);
     ck_assert_msg(figures_compute(l, &ps, s, NULL, &d, &e) == 0, "lesson %d: %s", l->number, e.msg);
-    ck_assert_msg(measure_build(&cl, l, &ps, NULL, &program, &kernel, &e) == 0, "lesson %d: %s", l->number, e.msg);
-    for (size_t i = 0; i < l->nargs; i++) {
-        size_t bytes = (size_t)d.g.arg_values[i] * sizeof(float);
-        if (l->args[i].kind == ARG_LOCAL)
-            ck_assert_int_eq(clSetKernelArg(kernel, (cl_uint)i, bytes, NULL), CL_SUCCESS);
+    ck_assert_msg(measure_build(&cl, l, &ps, NULL, &k, &e) == 0, "lesson %d: %s", l->number, e.msg);
+    for (size_t i = 0; i < l->launch[0].nargs; i++) {
+        size_t bytes = (size_t)d.g.launch[0].arg_values[i] * sizeof(float);
+        if (l->launch[0].args[i].kind == ARG_LOCAL)
+            ck_assert_int_eq(clSetKernelArg(k.kernel[0], (cl_uint)i, bytes, NULL), CL_SUCCESS);
     }
-    ck_assert_int_eq(clGetKernelWorkGroupInfo(kernel, cl.device->id, CL_KERNEL_LOCAL_MEM_SIZE,
+    /* The main launch's kernel, the first: the diagram describes it. */
+    ck_assert_int_eq(clGetKernelWorkGroupInfo(k.kernel[0], cl.device->id, CL_KERNEL_LOCAL_MEM_SIZE,
                                               sizeof reported, &reported, NULL), CL_SUCCESS);
     ck_assert_msg(d.local_bytes <= reported && reported - d.local_bytes <= LOCAL_MEM_SLACK,
                   "lesson %d: the diagram counts %llu bytes of local memory, the kernel %lu", l->number,
                   d.local_bytes, (unsigned long)reported);
-    clReleaseKernel(kernel);
-    clReleaseProgram(program);
+    measure_kernels_release(&k);
+}
+END_TEST
+
+/* A lesson of several launches (lesson 15, split-K) at sizes where its parts fall unevenly:
+   nothing divides (100x70x300), M*N not a multiple of 4 (97x61x35: a reduction of plain
+   floats), a deep K (64x64x10000) and 256x256x4096; with every allowed value of each
+   parameter that its then-when lines or its scratch line name (SPLIT), the others at their
+   defaults. Ranges of K that are empty (K = 35 or 300 with SPLIT = 16) included. */
+START_TEST(test_several_launches)
+{
+    const struct lesson *l = &lessons.items[_i];
+    static const struct gemm_size odd[] = {
+        { 100, 70, 300 }, { 97, 61, 35 }, { 64, 64, 10000 }, { 256, 256, 4096 },
+    };
+
+    if (l->nlaunches < 2)
+        return;
+    for (size_t p = 0; p < l->nparams; p++) {
+        bool named = l->scratch && strstr(l->scratch, l->params[p].name);
+        for (size_t k = 1; k < l->nlaunches; k++)
+            named = named || (l->launch[k].when && strstr(l->launch[k].when, l->params[p].name));
+        for (size_t v = 0; named && v < l->params[p].nvalues; v++)
+            for (size_t s = 0; s < sizeof odd / sizeof odd[0]; s++) {
+                struct param_set ps;
+                struct run_result r;
+                param_set_defaults(l, &ps);
+                ps.values[p] = l->params[p].values[v];
+                run(l, &ps, odd[s], &r);
+                ck_assert_msg(r.status == RUN_OK, "lesson %d with %s=%lld at %lldx%lldx%lld: %s: %s", l->number,
+                              l->params[p].name, ps.values[p], odd[s].m, odd[s].n, odd[s].k,
+                              run_status_name(r.status), r.error.msg);
+                run_result_free(&r);
+            }
+    }
 }
 END_TEST
 
@@ -416,6 +449,7 @@ static Suite *ladder_suite(void)
     tcase_add_loop_test(tc, test_lesson_sizes, 0, (int)lessons.count);
     tcase_add_loop_test(tc, test_lesson_params, 0, (int)lessons.count);
     tcase_add_loop_test(tc, test_local_memory, 0, (int)lessons.count);
+    tcase_add_loop_test(tc, test_several_launches, 0, (int)lessons.count);
     tcase_add_test(tc, test_document_styles);
     suite_add_tcase(s, tc);
     tc = tcase_create("failures");

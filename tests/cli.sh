@@ -210,6 +210,28 @@ printf 'lesson: 1\ntitle: t\nsources: s\nkernel: k.cl\nfoo: bar\n---\ntext\n' >"
 expect "malformed lesson: file, line and what was expected" 3 "01-bad.lesson:4: kernel file" \
     "$tutor" --list --lessons "$tmp/bad"
 expect "missing lesson directory" 3 "cannot open the lesson directory" "$tutor" --list --lessons "$tmp/none"
+# A lesson of several launches: a then line's lines before any then line, or a W without a
+# scratch line, stop the tool with the file and line.
+mkdir "$tmp/then"
+printf '__kernel void k(void) {}\n' >"$tmp/then/k.cl"
+printf 'lesson: 1\ntitle: t\nsources: s\nkernel: k.cl\nentry: k\nargs: C\nglobal: M\nthen-args: C\n---\n' \
+    >"$tmp/then/01-then.lesson"
+expect "then-args before any then line: file and line" 3 "01-then.lesson:8: then-args comes before any then line" \
+    "$tutor" --list --lessons "$tmp/then"
+printf 'lesson: 1\ntitle: t\nsources: s\nkernel: k.cl\nentry: k\nargs: C\nglobal: M\nthen: k\nthen-args: C W\nthen-global: M\n---\n' \
+    >"$tmp/then/01-then.lesson"
+expect "W without a scratch line: file and line" 3 "01-then.lesson:9: argument W is the scratch buffer" \
+    "$tutor" --list --lessons "$tmp/then"
+# --show lists every launch of lesson 15, and the scratch buffer.
+expect "--show 15 names its second launch" 0 "^Then kernel: reduce_split_k, where SPLIT > 1 is not 0$" \
+    "$tutor" --show 15
+grep -q "^Arguments: M N C W$" "$tmp/out" && grep -q "^Scratch:      (SPLIT > 1) \* SPLIT \* M \* N floats (argument W)$" "$tmp/out" &&
+    grep -q "^Arguments: M N K A B C W$" "$tmp/out" && ok "--show 15 gives each launch's arguments and the scratch buffer" ||
+    not_ok "--show 15 gives each launch's arguments and the scratch buffer"
+expect "--show 15 --host-code writes both launches" 0 "clEnqueueNDRangeKernel\(queue, kernel2, 1, NULL, global2, local2" \
+    "$tutor" --show 15 --host-code --size 100x70x300 --param SPLIT=3
+expect "--show 15 --host-code with SPLIT=1 skips the second" 0 "Launch 2 of 2 \(then: reduce_split_k\): skipped at this size" \
+    "$tutor" --show 15 --host-code --size 1024 --param SPLIT=1
 
 # ocl-icd (Debian's loader) reads its platforms from OCL_ICD_VENDORS; other loaders may not.
 mkdir "$tmp/no-icd"

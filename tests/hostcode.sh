@@ -1,9 +1,9 @@
 #!/bin/sh
 # hostcode.sh: the host code that --show N --host-code prints is C that compiles: for a
-# few lessons (column- and row-major, B transposed, padded, any size, a local argument),
-# with a small main() around it, against the OpenCL headers. Where the OpenCL library
-# links and a device is there, two of them are also run and their C compared with a
-# product computed here. Skipped (77) without a C compiler or the OpenCL headers.
+# few lessons (column- and row-major, B transposed, padded, any size, a local argument,
+# two launches with a scratch buffer), with a small main() around it, against the OpenCL
+# headers. Where the OpenCL library links and a device is there, three of them are also
+# run and their C compared with a product computed here. Skipped (77) without a C compiler or the OpenCL headers.
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -118,6 +118,8 @@ compile_case 8 1000x700x300
 compile_case 9 256 --param WPTM=4
 compile_case 12 97x61x35
 compile_case 13 97x61x35 --param TSK=16
+compile_case 15 1000 --param SPLIT=3
+compile_case 15 100x70x300 --param SPLIT=1
 
 # run_case LESSON MA NA KA MP NP KP A_AT B_AT C_AT: the code of lesson LESSON at MAxNAxKA
 # (MPxNPxKP after padding) built with the harness and run on the first OpenCL device.
@@ -156,6 +158,8 @@ run_case() {
 run_case 9 100 90 20 128 128 32 'i + p * 128' 'j + p * 128' 'i + j * 128'
 # Lesson 13: row-major, B as it is, any size: no padding.
 run_case 13 97 61 35 97 61 35 'i * 35 + p' 'p * 61 + j' 'i * 61 + j'
+# Lesson 15: two launches and a scratch buffer; M*N = 5917 is odd: the sum in plain floats.
+run_case 15 97 61 35 97 61 35 'i * 35 + p' 'p * 61 + j' 'i * 61 + j'
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1

@@ -53,8 +53,8 @@ static void assert_figures(const struct figures *d, long long groups_m, long lon
 {
     ck_assert_int_eq(d->groups_m, groups_m);
     ck_assert_int_eq(d->groups_n, groups_n);
-    ck_assert_uint_eq(d->g.groups, (size_t)(groups_m * groups_n));
-    ck_assert_uint_eq(d->g.group_items, group_items);
+    ck_assert_uint_eq(d->g.launch[0].groups, (size_t)(groups_m * groups_n));
+    ck_assert_uint_eq(d->g.launch[0].group_items, group_items);
     ck_assert_uint_eq(d->local_bytes, local_bytes);
     ck_assert_int_eq(d->outputs_per_item, outputs);
     ck_assert_double_eq_tol(d->bytes_per_flop, bytes_per_flop, 1e-12);
@@ -97,7 +97,7 @@ START_TEST(test_diagram_row_local_b)
     ck_assert_int_eq(d.local_b_rows, 1024);
     ck_assert_int_eq(d.local_b_cols, 1);
     ck_assert(!d.has_local_a);
-    ck_assert_uint_eq(d.g.dims, 1);
+    ck_assert_uint_eq(d.g.launch[0].dims, 1);
     compute(4, odd, NULL, 0, NULL, &d);
     assert_figures(&d, 32, 1, 32, 4 * 1024, 1024, (32.0 + 1024) / (16.0 * 1024));
     ck_assert(d.g.padded);
@@ -887,6 +887,36 @@ START_TEST(test_diagram_hostile_lesson_file)
 }
 END_TEST
 
+/* Lesson 15, split-K: the groups along K counted with the tiles, its figures those of the
+   first launch, and how many launches run at this size. */
+START_TEST(test_diagram_split_k)
+{
+    struct figures d;
+    size_t n;
+
+    compute(15, cube, NULL, 0, NULL, &d);
+    ck_assert_int_eq(d.k_split, 4);
+    ck_assert_int_eq(d.tile_groups, 64);
+    ck_assert_uint_eq(d.g.launch[0].groups, 256);
+    ck_assert_int_eq(d.nwarnings, 0);
+    n = draw_checked(&d, 80, 24, true, "lesson 15");
+    ck_assert(drawn(n, "8x8x4 work-groups of 128x128"));
+    ck_assert(drawn(n, "launches        2 of 2 here; the figures below are the first's"));
+    ck_assert(drawn(n, "groups          256"));
+    /* Each group reads a quarter of lesson 14's floats: the same bytes per flop. */
+    {
+        struct figures d14;
+        compute(14, cube, NULL, 0, NULL, &d14);
+        ck_assert_int_eq(d.loads * 4, d14.loads);
+        ck_assert(d.bytes_per_flop == d14.bytes_per_flop);
+    }
+    compute(15, cube, "SPLIT", 1, NULL, &d);
+    n = draw_checked(&d, 80, 24, true, "lesson 15, SPLIT=1");
+    ck_assert(drawn(n, "8x8 work-groups of 128x128"));
+    ck_assert(drawn(n, "launches        1 of 2 here"));
+}
+END_TEST
+
 Suite *diagram_suite(void)
 {
     Suite *s = suite_create("diagram");
@@ -913,6 +943,7 @@ Suite *diagram_suite(void)
     tcase_add_checked_fixture(drawing, setup, teardown);
     tcase_add_test(drawing, test_diagram_draw_fits);
     tcase_add_test(drawing, test_diagram_draw_labels);
+    tcase_add_test(drawing, test_diagram_split_k);
     tcase_add_test(drawing, test_diagram_draw_item_stride);
     tcase_add_test(drawing, test_diagram_draw_warnings);
     tcase_add_test(drawing, test_diagram_draw_without_layout);

@@ -148,7 +148,7 @@ START_TEST(test_exercise_full)
     ck_assert_int_eq(x.speed_size.m, 2048);
     ck_assert_int_eq(x.speed_size.n, 2048);
     ck_assert_int_eq(x.speed_size.k, 2048);
-    ck_assert_str_eq(x.l.entry, "gemm_naive");
+    ck_assert_str_eq(x.l.launch[0].entry, "gemm_naive");
     ck_assert_str_eq(x.l.text, "Write the store.\n");
     exercise_free(&x);
 }

@@ -209,7 +209,7 @@ START_TEST(test_geometry_global_not_multiple_of_local)
     parse(HEADER "args: M N K A B C\nglobal: M, N\nlocal: 64, 1\n---\n");
     compute_fails(size(100, 70, 30), "not a multiple of the local size");
     compute_ok(size(128, 70, 30), &g);
-    ck_assert_uint_eq(g.groups, 2 * 70);
+    ck_assert_uint_eq(g.launch[0].groups, 2 * 70);
 }
 END_TEST
 
@@ -220,15 +220,15 @@ START_TEST(test_geometry_launch)
     parse(tiles_lesson);
     params.values[1] = 4;   /* WPT */
     compute_ok(size(100, 70, 30), &g);    /* runs 112 x 80 x 32 */
-    ck_assert_uint_eq(g.dims, 2);
-    ck_assert(g.has_local);
-    ck_assert_uint_eq(g.global[0], 112 / 4);
-    ck_assert_uint_eq(g.global[1], 80);
-    ck_assert_uint_eq(g.local[0], 16 / 4);
-    ck_assert_uint_eq(g.local[1], 16);
-    ck_assert_uint_eq(g.groups, 7 * 5);
-    ck_assert_uint_eq(g.group_items, 4 * 16);
-    ck_assert_uint_eq(g.work_items, 28 * 80);
+    ck_assert_uint_eq(g.launch[0].dims, 2);
+    ck_assert(g.launch[0].has_local);
+    ck_assert_uint_eq(g.launch[0].global[0], 112 / 4);
+    ck_assert_uint_eq(g.launch[0].global[1], 80);
+    ck_assert_uint_eq(g.launch[0].local[0], 16 / 4);
+    ck_assert_uint_eq(g.launch[0].local[1], 16);
+    ck_assert_uint_eq(g.launch[0].groups, 7 * 5);
+    ck_assert_uint_eq(g.launch[0].group_items, 4 * 16);
+    ck_assert_uint_eq(g.launch[0].work_items, 28 * 80);
 }
 END_TEST
 
@@ -239,15 +239,15 @@ START_TEST(test_geometry_arguments)
     parse(tiles_lesson);
     compute_ok(size(100, 70, 30), &g);    /* runs 112 x 80 x 32, TS = 16 */
     for (size_t i = 0; i < 6; i++)
-        ck_assert_int_eq(g.arg_values[i], 0);
-    ck_assert_int_eq(g.arg_values[6], 32 / 16);         /* int(K / TS), of the padded K */
-    ck_assert_int_eq(g.arg_values[7], 16 * 16);         /* local(TS * TS), in floats */
-    ck_assert_int_eq(g.arg_values[8], 2 * 16 * 16);
-    ck_assert_uint_eq(g.local_bytes, 3 * 16 * 16 * sizeof(float));
+        ck_assert_int_eq(g.launch[0].arg_values[i], 0);
+    ck_assert_int_eq(g.launch[0].arg_values[6], 32 / 16);         /* int(K / TS), of the padded K */
+    ck_assert_int_eq(g.launch[0].arg_values[7], 16 * 16);         /* local(TS * TS), in floats */
+    ck_assert_int_eq(g.launch[0].arg_values[8], 2 * 16 * 16);
+    ck_assert_uint_eq(g.launch[0].local_bytes, 3 * 16 * 16 * sizeof(float));
     params.values[0] = 32;
     compute_ok(size(100, 70, 30), &g);
-    ck_assert_int_eq(g.arg_values[6], 1);
-    ck_assert_uint_eq(g.local_bytes, 3 * 32 * 32 * sizeof(float));
+    ck_assert_int_eq(g.launch[0].arg_values[6], 1);
+    ck_assert_uint_eq(g.launch[0].local_bytes, 3 * 32 * 32 * sizeof(float));
 }
 END_TEST
 
@@ -258,13 +258,13 @@ START_TEST(test_geometry_without_local)
     parse(HEADER "args: M N K A B C\nglobal: M, N, 2\n---\n");
     compute_ok(size(100, 70, 30), &g);
     ck_assert(!g.padded);
-    ck_assert(!g.has_local);
-    ck_assert_uint_eq(g.dims, 3);
-    ck_assert_uint_eq(g.global[2], 2);
-    ck_assert_uint_eq(g.groups, 0);
-    ck_assert_uint_eq(g.group_items, 0);
-    ck_assert_uint_eq(g.work_items, 100 * 70 * 2);
-    ck_assert_uint_eq(g.local_bytes, 0);
+    ck_assert(!g.launch[0].has_local);
+    ck_assert_uint_eq(g.launch[0].dims, 3);
+    ck_assert_uint_eq(g.launch[0].global[2], 2);
+    ck_assert_uint_eq(g.launch[0].groups, 0);
+    ck_assert_uint_eq(g.launch[0].group_items, 0);
+    ck_assert_uint_eq(g.launch[0].work_items, 100 * 70 * 2);
+    ck_assert_uint_eq(g.launch[0].local_bytes, 0);
 }
 END_TEST
 
@@ -328,7 +328,7 @@ START_TEST(test_geometry_ndrange_fits)
     compute_fails(size(64, 64, 64), "more work-items than a size_t holds");
     parse(HEADER "args: M N K A B C\nglobal: 2097152, 2097152, 2097152\n---\n");
     compute_ok(size(64, 64, 64), &g);
-    ck_assert_uint_eq(g.work_items, 1ull << 63);
+    ck_assert_uint_eq(g.launch[0].work_items, 1ull << 63);
 }
 END_TEST
 
@@ -341,10 +341,10 @@ START_TEST(test_geometry_host)
     assert_size(g.asked, 100, 70, 30);
     assert_size(g.run, 100, 70, 30);
     ck_assert(!g.padded);
-    ck_assert_uint_eq(g.dims, 0);
-    ck_assert(!g.has_local);
-    ck_assert_uint_eq(g.work_items, 0);
-    ck_assert_uint_eq(g.local_bytes, 0);
+    ck_assert_uint_eq(g.launch[0].dims, 0);
+    ck_assert(!g.launch[0].has_local);
+    ck_assert_uint_eq(g.launch[0].work_items, 0);
+    ck_assert_uint_eq(g.launch[0].local_bytes, 0);
 }
 END_TEST
 
@@ -353,6 +353,67 @@ START_TEST(test_geometry_flops)
     ck_assert_double_eq(gemm_flops(size(1000, 700, 300)), 4.2e8);
     ck_assert_double_eq(gemm_flops(size(1, 1, 1)), 2.0);
     ck_assert_double_eq(gemm_flops(size(65536, 65536, 65536)), 562949953421312.0);  /* 2^49 */
+}
+END_TEST
+
+/* Two launches with a scratch buffer: the second's NDRange and arguments at the size, or
+   skipped where its then-when line is 0. */
+static const char split_lesson[] = HEADER
+    "args: M N K A B C W\n"
+    "param: SPLIT = 4 in 1, 3, 4\n"
+    "global: N, M, SPLIT\n"
+    "local: 1, 1, 1\n"
+    "scratch: (SPLIT > 1) * SPLIT * M * N\n"
+    "then: reduce\n"
+    "then-args: M N C W int(SPLIT - 1) local(64)\n"
+    "then-global: roundup(M * N, 64)\n"
+    "then-local: 64\n"
+    "then-when: SPLIT > 1\n"
+    "---\n";
+
+START_TEST(test_geometry_launches)
+{
+    struct geometry g;
+
+    parse(split_lesson);
+    compute_ok(size(100, 70, 300), &g);
+    ck_assert_uint_eq(g.nlaunches, 2);
+    ck_assert_int_eq(g.scratch, 4 * 100 * 70);
+    ck_assert(!g.launch[0].skipped);
+    ck_assert_uint_eq(g.launch[0].dims, 3);
+    ck_assert_uint_eq(g.launch[0].groups, 70 * 100 * 4);
+    ck_assert(!g.launch[1].skipped);
+    ck_assert_uint_eq(g.launch[1].dims, 1);
+    ck_assert_uint_eq(g.launch[1].global[0], 7040);
+    ck_assert_uint_eq(g.launch[1].groups, 110);
+    ck_assert_uint_eq(g.launch[1].group_items, 64);
+    ck_assert_int_eq(g.launch[1].arg_values[4], 3);
+    ck_assert_int_eq(g.launch[1].arg_values[5], 64);
+    ck_assert_uint_eq(g.launch[1].local_bytes, 256);
+    /* The first launch's figures are its own. */
+    ck_assert_uint_eq(g.launch[0].local_bytes, 0);
+    params.values[0] = 1;
+    compute_ok(size(100, 70, 300), &g);
+    ck_assert_int_eq(g.scratch, 0);
+    ck_assert(g.launch[1].skipped);
+    ck_assert_uint_eq(g.launch[1].groups, 0);
+}
+END_TEST
+
+START_TEST(test_geometry_launch_refusals)
+{
+    /* A further launch's bad values are refused as the first's are, naming the launch. */
+    parse(HEADER "args: M N K A B C\nglobal: M\nthen: two\nthen-args: C\nthen-global: M - 100\n---\n");
+    compute_fails(size(64, 64, 64), "of launch 2 (then: two) is -36");
+    parse(HEADER "args: M N K A B C\nglobal: M\nthen: two\nthen-args: C\nthen-global: M\nthen-local: 48\n---\n");
+    compute_fails(size(64, 64, 64), "global size 0 (M = 64) of launch 2 (then: two) is not a multiple");
+    parse(HEADER "args: M N K A B C\nglobal: M\nthen: two\nthen-args: int(M * 1000000000)\nthen-global: M\n---\n");
+    compute_fails(size(64, 64, 64), "of launch 2 (then: two) is 64000000000");
+    /* The scratch buffer within an int's reach, and not negative. */
+    parse(HEADER "args: M N K A B C W\nglobal: M\nscratch: 16 * M * N\n---\n");
+    compute_fails(size(16384, 16384, 1), "more than the kernels' int indices reach");
+    parse(HEADER "args: M N K A B C W\nglobal: M\nscratch: 10 - M\n---\n");
+    compute_fails(size(64, 64, 64), "is -54 floats");
 }
 END_TEST
 
@@ -381,6 +442,8 @@ Suite *geometry_suite(void)
     tcase_add_test(tc, test_geometry_ndrange_fits);
     tcase_add_test(tc, test_geometry_host);
     tcase_add_test(tc, test_geometry_flops);
+    tcase_add_test(tc, test_geometry_launches);
+    tcase_add_test(tc, test_geometry_launch_refusals);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -209,6 +209,60 @@ START_TEST(test_hostcode_refusals)
 }
 END_TEST
 
+/* Two launches with a scratch buffer: a kernel for each, the buffer, the second launch's
+   arguments and NDRange after the first's; skipped where its then-when line is 0. */
+static const char split_lesson[] = HEADER
+    "args: M N K A B C W\n"
+    "param: SPLIT = 4 in 1, 4\n"
+    "global: N, M, SPLIT\n"
+    "local: 1, 1, 1\n"
+    "scratch: (SPLIT > 1) * SPLIT * M * N\n"
+    "then: reduce\n"
+    "then-args: M N C W int(SPLIT)\n"
+    "then-global: roundup(M * N, 64)\n"
+    "then-local: 64\n"
+    "then-when: SPLIT > 1\n"
+    "---\n";
+
+START_TEST(test_hostcode_launches)
+{
+    char *text;
+
+    parse(split_lesson);
+    text = generate(10, 6, 20);
+    has_in_order(text, (const char *const[]){
+        "One run is 2 launches, one after the other, of the kernels gemm_tiles and reduce.",
+        "const cl_int arg4_2 = 4;   /* int(SPLIT) */",
+        "cl_kernel kernel = clCreateKernel(program, \"gemm_tiles\", &err);",
+        "cl_kernel kernel2 = clCreateKernel(program, \"reduce\", &err);",
+        "(SPLIT > 1) * SPLIT * M * N = 240 floats. */",
+        "cl_mem w_buf = clCreateBuffer(context, CL_MEM_READ_WRITE, 960, NULL, &err);",
+        "clSetKernelArg(kernel, 6, sizeof(cl_mem), &w_buf)",
+        "clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, 0, NULL, NULL)",
+        "Launch 2 of 2 (then: reduce), run because its then-when line (SPLIT > 1) is not 0.",
+        "clSetKernelArg(kernel2, 2, sizeof(cl_mem), &c_buf)",
+        "clSetKernelArg(kernel2, 3, sizeof(cl_mem), &w_buf)",
+        "clSetKernelArg(kernel2, 4, sizeof(cl_int), &arg4_2)",
+        "const size_t global2[1] = { 64 };   /* roundup(M * N, 64) */",
+        "const size_t local2[1] = { 64 };   /* 64 */",
+        "clEnqueueNDRangeKernel(queue, kernel2, 1, NULL, global2, local2, 0, NULL, NULL)",
+        "clEnqueueReadBuffer(queue, c_buf, CL_TRUE, 0, 240, c,",
+        "clReleaseMemObject(w_buf);", "clReleaseKernel(kernel);", "clReleaseKernel(kernel2);", NULL });
+    free(text);
+    params.values[0] = 1;
+    text = generate(10, 6, 20);
+    has_in_order(text, (const char *const[]){
+        "of the kernels gemm_tiles and reduce (skipped at this size).",
+        "is 0 here:\n       one float, which the kernels do not use",
+        "CL_MEM_READ_WRITE, 4, NULL, &err);",
+        "Launch 2 of 2 (then: reduce): skipped at this size, its then-when line (SPLIT > 1) being 0.", NULL });
+    ck_assert_ptr_null(strstr(text, "clSetKernelArg(kernel2"));
+    ck_assert_ptr_null(strstr(text, "global2"));
+    ck_assert_ptr_null(strstr(text, "arg4_2"));
+    free(text);
+}
+END_TEST
+
 Suite *hostcode_suite(void)
 {
     Suite *s = suite_create("hostcode");
@@ -222,6 +276,7 @@ Suite *hostcode_suite(void)
     tcase_add_test(tc, test_hostcode_options);
     tcase_add_test(tc, test_hostcode_comments_stay_closed);
     tcase_add_test(tc, test_hostcode_refusals);
+    tcase_add_test(tc, test_hostcode_launches);
     suite_add_tcase(s, tc);
     return s;
 }

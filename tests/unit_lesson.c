@@ -132,7 +132,7 @@ START_TEST(test_lesson_full_header)
     ck_assert_int_eq(l.engine, ENGINE_OPENCL);
     snprintf(kernel_path, sizeof kernel_path, "%s/tiles.cl", kernels_dir);
     ck_assert_str_eq(l.kernel_file, kernel_path);
-    ck_assert_str_eq(l.entry, "gemm_tiles");
+    ck_assert_str_eq(l.launch[0].entry, "gemm_tiles");
     ck_assert_str_eq(l.options, "-cl-mad-enable");
     ck_assert(l.column_major);
     ck_assert(l.b_transposed);
@@ -148,13 +148,13 @@ START_TEST(test_lesson_full_args)
     struct lesson l;
 
     parse_ok(full_lesson, &l);
-    ck_assert_uint_eq(l.nargs, 8);
+    ck_assert_uint_eq(l.launch[0].nargs, 8);
     for (size_t i = 0; i < 8; i++)
-        ck_assert_msg(l.args[i].kind == kinds[i], "argument %zu has kind %d", i, (int)l.args[i].kind);
+        ck_assert_msg(l.launch[0].args[i].kind == kinds[i], "argument %zu has kind %d", i, (int)l.launch[0].args[i].kind);
     for (size_t i = 0; i < 6; i++)
-        ck_assert_ptr_null(l.args[i].expr);
-    ck_assert_str_eq(l.args[6].expr, "K / TS");
-    ck_assert_str_eq(l.args[7].expr, "TS * (TS + 1)");
+        ck_assert_ptr_null(l.launch[0].args[i].expr);
+    ck_assert_str_eq(l.launch[0].args[6].expr, "K / TS");
+    ck_assert_str_eq(l.launch[0].args[7].expr, "TS * (TS + 1)");
     lesson_free(&l);
 }
 END_TEST
@@ -189,12 +189,12 @@ START_TEST(test_lesson_full_launch)
     struct lesson l;
 
     parse_ok(full_lesson, &l);
-    ck_assert_uint_eq(l.dims, 2);
-    ck_assert_str_eq(l.global[0], "M / WPT");
-    ck_assert_str_eq(l.global[1], "N");
-    ck_assert_uint_eq(l.local_dims, 2);
-    ck_assert_str_eq(l.local[0], "TS / WPT");
-    ck_assert_str_eq(l.local[1], "TS");
+    ck_assert_uint_eq(l.launch[0].dims, 2);
+    ck_assert_str_eq(l.launch[0].global[0], "M / WPT");
+    ck_assert_str_eq(l.launch[0].global[1], "N");
+    ck_assert_uint_eq(l.launch[0].local_dims, 2);
+    ck_assert_str_eq(l.launch[0].local[0], "TS / WPT");
+    ck_assert_str_eq(l.launch[0].local[1], "TS");
     ck_assert_uint_eq(l.nmultiples, 3);
     ck_assert_int_eq(l.multiples[0].dim, 'M');
     ck_assert_str_eq(l.multiples[0].expr, "TS");
@@ -224,7 +224,7 @@ START_TEST(test_lesson_defaults)
     ck_assert(!l.square);
     ck_assert(l.pad);
     ck_assert_ptr_null(l.options);
-    ck_assert_uint_eq(l.local_dims, 0);
+    ck_assert_uint_eq(l.launch[0].local_dims, 0);
     ck_assert_uint_eq(l.nparams, 0);
     ck_assert_uint_eq(l.nmultiples, 0);
     ck_assert_uint_eq(l.nrequires, 0);
@@ -311,9 +311,9 @@ START_TEST(test_lesson_host)
     ck_assert_int_eq(l.engine, ENGINE_HOST);
     ck_assert_str_eq(l.title, "The host triple loop");
     ck_assert_ptr_null(l.kernel_file);
-    ck_assert_ptr_null(l.entry);
-    ck_assert_uint_eq(l.nargs, 0);
-    ck_assert_uint_eq(l.dims, 0);
+    ck_assert_ptr_null(l.launch[0].entry);
+    ck_assert_uint_eq(l.launch[0].nargs, 0);
+    ck_assert_uint_eq(l.launch[0].dims, 0);
     ck_assert_str_eq(l.text, "The plain loop on one core.\n");
     lesson_free(&l);
 }
@@ -331,7 +331,7 @@ START_TEST(test_lesson_host_shows_its_source)
     ck_assert_int_eq(l.engine, ENGINE_HOST);
     snprintf(kernel_path, sizeof kernel_path, "%s/loop.c", kernels_dir);
     ck_assert_str_eq(l.kernel_file, kernel_path);
-    ck_assert_ptr_null(l.entry);
+    ck_assert_ptr_null(l.launch[0].entry);
     lesson_free(&l);
     /* The source must be there, as a kernel must. */
     parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nkernel: none.c\n---\n", 5,
@@ -898,6 +898,113 @@ START_TEST(test_lesson_shipped)
 }
 END_TEST
 
+/* A lesson of two launches: the product in parts, then their sum, with a scratch buffer. Its
+   line numbers matter to the tests below. */
+static const char split_lesson[] =
+    "lesson: 15\n"                                                  /*  1 */
+    "title: Split\n"                                                /*  2 */
+    "sources: test\n"                                               /*  3 */
+    "kernel: tiles.cl\n"                                            /*  4 */
+    "entry: gemm_tiles\n"                                           /*  5 */
+    "args: M N K A B C W\n"                                         /*  6 */
+    "param: SPLIT = 4 in 1, 2, 4\n"                                 /*  7 */
+    "global: N, M, SPLIT\n"                                         /*  8 */
+    "local: 16, 16, 1\n"                                            /*  9 */
+    "scratch: (SPLIT > 1) * SPLIT * M * N\n"                        /* 10 */
+    "then: reduce\n"                                                /* 11 */
+    "then-args: M N C W int(SPLIT)\n"                               /* 12 */
+    "then-global: roundup(M * N, 64)\n"                             /* 13 */
+    "then-local: 64\n"                                              /* 14 */
+    "then-when: SPLIT > 1\n"                                        /* 15 */
+    "---\n";                                                        /* 16 */
+
+static char *split_lesson_with(int line, const char *replacement)
+{
+    return scratch_replace_line(split_lesson, line, replacement);
+}
+
+START_TEST(test_lesson_launches)
+{
+    struct lesson l;
+
+    parse_ok(split_lesson, &l);
+    ck_assert_uint_eq(l.nlaunches, 2);
+    ck_assert_str_eq(l.launch[0].entry, "gemm_tiles");
+    ck_assert_int_eq(l.launch[0].line, 5);
+    ck_assert_uint_eq(l.launch[0].nargs, 7);
+    ck_assert_int_eq(l.launch[0].args[6].kind, ARG_W);
+    ck_assert_uint_eq(l.launch[0].dims, 3);
+    ck_assert_ptr_null(l.launch[0].when);
+    ck_assert_str_eq(l.scratch, "(SPLIT > 1) * SPLIT * M * N");
+    ck_assert_str_eq(l.launch[1].entry, "reduce");
+    ck_assert_int_eq(l.launch[1].line, 11);
+    ck_assert_uint_eq(l.launch[1].nargs, 5);
+    ck_assert_int_eq(l.launch[1].args[2].kind, ARG_C);
+    ck_assert_int_eq(l.launch[1].args[3].kind, ARG_W);
+    ck_assert_str_eq(l.launch[1].args[4].expr, "SPLIT");
+    ck_assert_uint_eq(l.launch[1].dims, 1);
+    ck_assert_str_eq(l.launch[1].global[0], "roundup(M * N, 64)");
+    ck_assert_uint_eq(l.launch[1].local_dims, 1);
+    ck_assert_str_eq(l.launch[1].when, "SPLIT > 1");
+    lesson_free(&l);
+    /* A lesson of one launch has one; a host lesson none. */
+    parse_ok(full_lesson, &l);
+    ck_assert_uint_eq(l.nlaunches, 1);
+    ck_assert_ptr_null(l.scratch);
+    lesson_free(&l);
+    parse_ok(host_lesson, &l);
+    ck_assert_uint_eq(l.nlaunches, 0);
+    lesson_free(&l);
+    /* Up to three further launches, each with its own lines; then-local and then-when are
+       optional. */
+    parse_ok(split_lesson_with(16, "then: third\nthen-args: C\nthen-global: M\n"
+                                   "then: fourth\nthen-args: W\nthen-global: N\n---\n"), &l);
+    ck_assert_uint_eq(l.nlaunches, 4);
+    ck_assert_str_eq(l.launch[3].entry, "fourth");
+    ck_assert_uint_eq(l.launch[2].local_dims, 0);
+    ck_assert_ptr_null(l.launch[3].when);
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_launch_errors)
+{
+    /* A then line's lines before any then line, or twice for one launch. */
+    parse_fails(split_lesson_with(11, ""), 11, "then-args comes before any then line");
+    parse_fails(split_lesson_with(9, "local: 16, 16, 1\nthen-when: SPLIT > 1\n"), 10, "then-when comes before");
+    parse_fails(split_lesson_with(14, "then-local: 64\nthen-local: 32\n"), 15,
+                "\"then-local\" is given twice for the launch of line 11");
+    parse_fails(split_lesson_with(13, "then-global: M\nthen-global: N\n"), 14, "given twice");
+    /* A launch without arguments or NDRange, or with ranges that disagree: at its then line. */
+    parse_fails(split_lesson_with(12, ""), 11, "has no then-args line");
+    parse_fails(split_lesson_with(13, ""), 11, "has no then-global line");
+    parse_fails(split_lesson_with(16, "then: more\nthen-args: M\n---\n"), 16, "(more) has no then-global");
+    parse_fails(split_lesson_with(14, "then-local: 64, 1\n"), 11, "different number of dimensions");
+    /* A then line that names no identifier; a fifth launch. */
+    parse_fails(split_lesson_with(11, "then:\n"), 11, "not a C identifier");
+    parse_fails(split_lesson_with(11, "then: 2nd kernel\n"), 11, "not a C identifier");
+    parse_fails(split_lesson_with(16, "then: a\nthen-args: M\nthen-global: M\nthen: b\nthen-args: M\n"
+                                      "then-global: M\nthen: c\nthen-args: M\nthen-global: M\n---\n"),
+                22, "at most 3 further launches");
+    /* W without a scratch line, at the args line that takes it; a scratch line no launch takes. */
+    parse_fails(split_lesson_with(10, ""), 6, "argument W is the scratch buffer");
+    parse_fails(scratch_replace_line(split_lesson_with(6, "args: M N K A B C\n"), 10, ""), 11,
+                "argument W is the scratch buffer");
+    parse_fails(scratch_replace_line(split_lesson_with(6, "args: M N K A B C\n"), 12, "then-args: M N C\n"), 10,
+                "a scratch buffer that no launch takes");
+    parse_fails(split_lesson_with(6, "args: M N K A B C X\n"), 6, "expected M, N, K, A, B, C, W,");
+    parse_fails(split_lesson_with(10, "scratch: 1\nscratch: 2\n"), 11, "\"scratch\" is given twice");
+    /* Their expressions are checked as the others, at their lines. */
+    parse_fails(split_lesson_with(15, "then-when: SPLITS > 1\n"), 15, "unknown name");
+    parse_fails(split_lesson_with(10, "scratch: M * (N\n"), 10, "')'");
+    parse_fails(split_lesson_with(12, "then-args: M N C W int(Q)\n"), 12, "unknown name");
+    /* A host lesson launches nothing. */
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nthen: x\nthen-args: M\nthen-global: M\n---\n", 8,
+                "then, scratch");
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nscratch: 4\n---\n", 6, "then, scratch");
+}
+END_TEST
+
 Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -938,6 +1045,8 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_layout_host);
     tcase_add_test(parse, test_lesson_item_stride);
     tcase_add_test(parse, test_lesson_item_stride_errors);
+    tcase_add_test(parse, test_lesson_launches);
+    tcase_add_test(parse, test_lesson_launch_errors);
     suite_add_tcase(s, parse);
 
     tcase_add_unchecked_fixture(load, root_setup, root_teardown);

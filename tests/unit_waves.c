@@ -329,7 +329,7 @@ START_TEST(test_waves_does_not_fit)
     compute(&d, &h200, 32, 49153, &w);
     ck_assert_uint_eq(w.resident, 0);
     ck_assert_uint_eq(w.binding, BIT(WAVES_LOCAL));
-    d.g.group_items = 288;
+    d.g.launch[0].group_items = 288;
     compute(&d, &half_file, 96, 0, &w);
     assert_limit(&w, WAVES_REGISTERS, WAVES_TABLE, 65536, 27648, 0);
 }
@@ -347,7 +347,7 @@ START_TEST(test_waves_refusals)
     error_init(&e);
     ck_assert_int_eq(waves_compute(&d, &none, NULL, &w, &e), -1);
     ck_assert_str_eq(e.msg, "the device reports no compute units");
-    d.g.has_local = false;
+    d.g.launch[0].has_local = false;
     ck_assert_int_eq(waves_compute(&d, &h200, NULL, &w, &e), -1);
     ck_assert(strstr(e.msg, "no work-group size") != NULL);
 }
