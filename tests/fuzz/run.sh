@@ -21,6 +21,7 @@ for target in "$@"; do
     lesson) seeds="lessons tests/broken"; dict=-dict=tests/fuzz/lesson.dict ;;
     exercise) seeds="exercises tests/exercises tests/exercises-bad"; dict=-dict=tests/fuzz/lesson.dict ;;
     sources) seeds="lessons"; dict= ;;
+    json) seeds="tests/fuzz/seeds/json"; dict=-dict=tests/fuzz/json.dict ;;
     *) seeds="tests/fuzz/seeds/$target"; dict= ;;
     esac
     log="fuzz-$target.log"
