@@ -36,5 +36,6 @@ Suite *inside_suite(void);
 Suite *sources_suite(void);
 Suite *hostcode_suite(void);
 Suite *json_suite(void);
+Suite *clblastparams_suite(void);
 
 #endif
