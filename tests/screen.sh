@@ -285,7 +285,7 @@ check_restored "q after the demo" 0
 bar_lessons() {
     screen_text | grep -Eo "(^|│|\|) ?[0-9]{1,2}( |┆|:)[^│|]*[0-9.]+ (±|\+-)[0-9.]+%" |
         sed -E 's/^(│|\|)? ?([0-9]+)( |┆|:).*/\2/' | sort -un
-    screen_text | grep -Eq "CLBlast SGEMM +[^ ]+ [0-9.]+ (±|\+-)" && echo ref
+    screen_text | grep -Eq "CLBlast \\(defaults\\) +[^ ]+ [0-9.]+ (±|\+-)" && echo ref
 }
 # all_bars NAME: every lesson of the set (0 to 14) and CLBlast have a bar.
 all_bars() {
@@ -303,7 +303,7 @@ for geometry in "80 24" "120 40"; do
     check "ready at ${geometry% *}x${geometry#* }" "latest [0-9][0-9.]* +median"
     keys a
     check "a runs every lesson" "all lessons: [0-9]+ of"
-    wait_for "CLBlast SGEMM +[^ ]+ [0-9.]+" 240 >/dev/null
+    wait_for "CLBlast \\(defaults\\) +[^ ]+ [0-9.]+" 240 >/dev/null
     check_gone "the series ends" "all lessons: [0-9]+ of"
     all_bars "every lesson and CLBlast have a bar at ${geometry% *}x${geometry#* }"
     # Lessons 2 to 4, a side branch, marked beside the main ladder; the legend names it.
@@ -333,7 +333,7 @@ start 120 40 --lesson 5 --size 64 $device
 check "ready for + and -" "latest [0-9][0-9.]* +median"
 keys a
 check "a starts the ladder" "all lessons: [0-9]+ of"
-wait_for "CLBlast SGEMM +[^ ]+ [0-9.]+" 240 >/dev/null
+wait_for "CLBlast \\(defaults\\) +[^ ]+ [0-9.]+" 240 >/dev/null
 check_gone "the series ends" "all lessons: [0-9]+ of"
 keys v
 check "v: a log scale" "GFLOPS medians at 64.*, log scale"
@@ -376,7 +376,7 @@ start 80 24 --lesson 5 --size 64 --param TS=16 $device
 check "ready for the roofline" "latest [0-9][0-9.]* +median"
 keys a
 check "a runs the ladder for the roofline" "all lessons: [0-9]+ of"
-wait_for "CLBlast SGEMM +[^ ]+ [0-9.]+" 240 >/dev/null
+wait_for "CLBlast \\(defaults\\) +[^ ]+ [0-9.]+" 240 >/dev/null
 check_gone "the ladder is measured" "all lessons: [0-9]+ of"
 keys l
 check "l: the roofline in the GFLOPS pane" "Roofline: GFLOPS against"
