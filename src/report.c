@@ -637,7 +637,7 @@ static void csv_row(struct report *rep, const struct run_result *r)
         fprintf(out, ",yes,%lld,%lld,%lld,%s,", r->origin.tuned.size.m, r->origin.tuned.size.n,
                 r->origin.tuned.size.k, r->origin.tuned.complete ? "no" : "yes");
     else
-        fputs(",no,,,,,", out);
+        fprintf(out, ",%s,,,,,", r->lesson < 0 && rep->clblast ? "yes" : "no");
     fprintf(out, "%s,", r->status != RUN_OK ? "" : r->clocks_disagree ? "yes" : "no");
     csv_string(out, r->status == RUN_OK ? "" : row_message(r, message, sizeof message));
     if (r->status == RUN_WRONG && r->errmap.pattern != ERRMAP_NONE)
@@ -684,7 +684,8 @@ static void json_row(struct report *rep, const struct run_result *r)
         fputs("null", out);
     fputs(", \"params\": ", out);
     report_json_string(out, r->params);
-    fprintf(out, ", \"tuned\": %s", r->origin.source == PARAMS_TUNED || (r->lesson < 0 && rep->clblast) ? "true" : "false");
+    fprintf(out, ", \"tuned\": %s",
+            r->origin.source == PARAMS_TUNED || (r->lesson < 0 && rep->clblast) ? "true" : "false");
     if (r->origin.source == PARAMS_TUNED)
         fprintf(out, ", \"tuned_m\": %lld, \"tuned_n\": %lld, \"tuned_k\": %lld, \"tuned_partial\": %s",
                 r->origin.tuned.size.m, r->origin.tuned.size.n, r->origin.tuned.size.k,

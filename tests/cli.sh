@@ -705,6 +705,8 @@ elif "$tutor" --devices >/dev/null 2>&1; then
         "PRECISION" not in d["clblast_params"]["kernels"][0]["parameters"] and
         [r for r in d["results"] if r["lesson"] == -1][0]["tuned"])' ||
         not_ok "JSON names the files and kernels applied to CLBlast, PRECISION left out"
+    expect "CSV: the CLBlast row tuned, keyed by its parameters" 0 ',-1,"CLBlast \(tuned\)","tuned:[0-9a-f]{16}",.*,yes,' \
+        bench13 --format csv --clblast-params "$tmp/cb/clblast_copy_32.json"
     expect "of phases 1 and 2 the faster is applied, and said" 0 \
         'Xgemm: clblast_xgemm_2_32.json \(0.58 ms\) kept over clblast_xgemm_1_32.json \(1.11 ms\)' \
         bench13 --clblast-params "$tmp/cb/clblast_xgemm_1_32.json" --clblast-params "$tmp/cb/clblast_xgemm_2_32.json"
