@@ -153,6 +153,16 @@ START_TEST(test_phases)
     ck_assert_str_eq(b->kernels[0].family, "xgemm_2");
     ck_assert_str_eq(a->notes, "Xgemm: clblast_xgemm_2_32.json (0.58 ms) kept over clblast_xgemm_1_32.json (1.11 ms)\n");
     ck_assert_str_eq(a->key, b->key);
+    /* Phase 4 (GEMMK=1) is faster still: all three, and two lines saying which was kept. */
+    {
+        static const char *const three[] = { FIXTURES "clblast_xgemm_1_32.json", FIXTURES "clblast_xgemm_12_32.json",
+                                             FIXTURES "clblast_xgemm_2_32.json" };
+        load_ok(c, three, 3);
+        ck_assert_str_eq(c->kernels[0].family, "xgemm_12");
+        ck_assert_int_eq(value(&c->kernels[0], "GEMMK"), 1);
+        ck_assert_str_eq(c->notes, "Xgemm: clblast_xgemm_12_32.json (0.45 ms) kept over clblast_xgemm_1_32.json (1.11 ms)\n"
+                                   "Xgemm: clblast_xgemm_12_32.json (0.45 ms) kept over clblast_xgemm_2_32.json (0.58 ms)\n");
+    }
     /* The key follows the values: phase 1 alone is another set of parameters. */
     load_ok(c, one, 1);
     ck_assert_str_ne(a->key, c->key);
