@@ -3,7 +3,8 @@
 # at each size and writes a Markdown results table (default doc/results.md), with the date,
 # the device, its driver and the exact command, and each lesson's ratio to CLBlast.
 #   bench/results.sh 1024,2048,4096 h100
-# Extra clmm-tutor options can be given in CLMM_BENCH_OPTIONS (for example "--budget 2");
+# Extra clmm-tutor options can be given in CLMM_BENCH_OPTIONS (for example "--budget 2", or
+# "--clblast-params FILE" for CLBlast tuned by its tuners, as CLMM_TUTOR_CLBLAST_PARAMS does);
 # CLMM_BENCH_JSON=FILE keeps the raw measurements as well.
 set -eu
 
@@ -69,10 +70,16 @@ lines.append("- Device: %s (%s, %s, %d compute units at %d MHz)" % (dev["name"],
              dev["compute_units"], dev["clock_mhz"]))
 lines.append("- Driver: %s" % dev["driver"])
 lines.append("- Command: `%s`, run by `%s`" % (command, script))
+tuned = data.get("clblast_params")
+if tuned:
+    lines.append("- CLBlast: tuned for the device by its tuners, from %s (%s)" % (", ".join(tuned["files"]),
+                 ", ".join(k["name"] for k in tuned["kernels"])))
+else:
+    lines.append("- CLBlast: its default parameters")
 lines.append("")
 lines.append("Median GFLOPS (2·M·N·K of the size asked for, over the kernel time of each timed launch from")
 lines.append("OpenCL profiling events), each result verified before it was timed. In parentheses: the")
-lines.append("percentage of CLBlast SGEMM measured in the same run on the same buffers and inputs;")
+lines.append("percentage of %s measured in the same run on the same buffers and inputs;" % rows.get(-1, "CLBlast"))
 lines.append("CLBlast is timed on the host clock over batches of back-to-back calls, since its event")
 lines.append("covers only its last kernel (see clmm-tutor(1)). Parameters are each lesson's defaults")
 lines.append("unless the command says otherwise.")
@@ -107,7 +114,7 @@ if checked:
         lines.append("| %s | %s | %.1f | %.1f | %+.1f%%%s |" % ("ref" if r["lesson"] < 0 else r["lesson"],
                      label((r["m"], r["n"], r["k"])), r["gflops_median"], r["batch_gflops"], diff,
                      " **over 5%**" if abs(diff) > 5 else ""))
-params = sorted({(r["lesson"], r["params"]) for r in data["results"] if r["params"]})
+params = sorted({(r["lesson"], r["params"]) for r in data["results"] if r["params"] and r["lesson"] >= 0})
 if params:
     lines.append("")
     lines.append("Parameters: " + "; ".join("%d: %s" % p for p in params) + ".")

@@ -31,6 +31,7 @@
 #include "tune.h"
 #include "tuned.h"
 #include "report.h"
+#include "xalloc.h"
 
 /* Prints an error; it may quote a lesson file (a title, a key) that holds control
    characters, so it is made printable first. */
@@ -204,6 +205,45 @@ static void bench_ceilings(struct ocl *cl, struct ceilings *c)
     error_clear(&e);
 }
 
+int commands_clblast_params(const struct options *opts, struct clblast_params *cp,
+                            const struct clblast_params **tuned)
+{
+    const char *env = getenv(CLBLAST_PARAMS_ENV), *paths[CLBLAST_PARAMS_MAX_FILES + 1];
+    char *list = NULL;
+    size_t n = 0;
+    struct error e;
+    int rc;
+
+    *tuned = NULL;
+#ifndef HAVE_CLBLAST
+    return EXIT_OK;             /* no reference row; --clblast-params was refused already */
+#endif
+    if (opts->no_reference || (opts->mode != MODE_BENCH && opts->mode != MODE_TUTOR))
+        return EXIT_OK;
+    if (opts->nclblast_files > 0) {
+        for (; n < opts->nclblast_files; n++)
+            paths[n] = opts->clblast_files[n];
+    } else if (env && *env) {
+        list = xstrdup(env);
+        for (char *p = list, *save = NULL; (p = strtok_r(p, ":", &save)) && n <= CLBLAST_PARAMS_MAX_FILES; p = NULL)
+            paths[n++] = p;
+    }
+    if (n == 0)
+        return EXIT_OK;
+    error_init(&e);
+    rc = clblast_params_load(cp, paths, n, &e);
+    free(list);
+    if (rc < 0) {
+        error_prefix(&e, "%s", opts->nclblast_files ? "--clblast-params" : CLBLAST_PARAMS_ENV);
+        return commands_fail(EXIT_ENVIRONMENT, &e);
+    }
+    if (cp->notes[0])
+        fprintf(stderr, "clmm-tutor: of several files of one CLBlast kernel, the fastest is applied:\n%s",
+                cp->notes);
+    *tuned = cp;
+    return EXIT_OK;
+}
+
 /* Measures the selected lessons at every size; a failing lesson does not stop the others. */
 static int bench(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
 {
@@ -211,11 +251,26 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
     char path[4096];
     struct params_request req;
     struct report rep;
-    int status = EXIT_OK;
+    struct clblast_params *cp = xcalloc(1, sizeof *cp);
+    const struct clblast_params *tuned;
+    int status;
 
+    /* The CLBlast row's parameters, before anything is measured. */
+    if ((status = commands_clblast_params(opts, cp, &tuned)) != EXIT_OK) {
+        free(cp);
+        return status;
+    }
+    if (tuned) {
+        struct error e;
+        error_init(&e);
+        if (reference_apply(cl, tuned, &e) < 0) {
+            free(cp);
+            return commands_fail(EXIT_ENVIRONMENT, &e);
+        }
+    }
     params_request_init(opts, path, sizeof path, &req);
     bench_ceilings(cl, &ceilings);
-    report_begin(&rep, stdout, opts->format, cl->device, &opts->measure, &ceilings);
+    report_begin(&rep, stdout, opts->format, cl->device, &opts->measure, &ceilings, tuned);
     for (size_t s = 0; s < opts->nsizes; s++) {
         struct workspace w;
         struct error e;
@@ -252,7 +307,7 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         if (ready && !opts->no_reference) {
             struct run_result r;
             run_result_init(&r);
-            if (reference_measure(&w, &opts->measure, &r))
+            if (reference_measure(&w, tuned, &opts->measure, &r))
                 report_row(&rep, &r);
             run_result_free(&r);
         }
@@ -261,6 +316,7 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         report_size_end(&rep);
     }
     report_end(&rep);
+    free(cp);
     return status;
 }
 

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "clblastparams.h"
 #include "device.h"
 #include "exercise.h"
 #include "ocl.h"
@@ -33,5 +34,13 @@ int commands_run(const struct options *opts, commands_screen *screen);
 int commands_fail(int status, const struct error *e);
 int commands_open_device(const struct options *opts, struct device_list *list, struct ocl *cl);
 int commands_terminal_width(void);
+
+/* CLBlast's tuned parameters for the reference row: from --clblast-params, else from the
+   files of CLMM_TUTOR_CLBLAST_PARAMS (for --bench and the tutor, with the reference row, in
+   a build with CLBlast). *tuned is NULL when there are none (CLBlast's defaults), else cp.
+   Which of several files of one kernel was kept is said on stderr. Returns EXIT_OK, or
+   EXIT_ENVIRONMENT after printing why a file cannot be used. */
+int commands_clblast_params(const struct options *opts, struct clblast_params *cp,
+                            const struct clblast_params **tuned);
 
 #endif

@@ -14,7 +14,7 @@ enum {
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
     OPT_PREDICT, OPT_YES, OPT_HINT,
-    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES, OPT_HOST_CODE
+    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES, OPT_HOST_CODE, OPT_CLBLAST_PARAMS
 };
 
 static const struct option long_options[] = {
@@ -35,6 +35,7 @@ static const struct option long_options[] = {
     { "force", no_argument, NULL, OPT_FORCE },
     { "seed", required_argument, NULL, OPT_SEED },
     { "no-reference", no_argument, NULL, OPT_NO_REFERENCE },
+    { "clblast-params", required_argument, NULL, OPT_CLBLAST_PARAMS },
     { "check-timing", no_argument, NULL, OPT_CHECK_TIMING },
     { "tune", no_argument, NULL, OPT_TUNE },
     { "max-configs", required_argument, NULL, OPT_MAX_CONFIGS },
@@ -120,6 +121,10 @@ void options_usage(FILE *out)
           "  --lessons DIR       load lessons from DIR instead of the installed ones\n"
           "  --seed N            seed of the random inputs (default 42)\n"
           "  --no-reference      do not measure CLBlast beside the lessons\n"
+          "  --clblast-params FILE\n"
+          "                      apply the parameters CLBlast's tuners found for this device\n"
+          "                      (their clblast_*_32.json; repeatable; also\n"
+          "                      CLMM_TUTOR_CLBLAST_PARAMS=FILE:FILE)\n"
           "  --check-timing      time each kernel again on the host clock over a batch of\n"
           "                      back-to-back launches, and show both figures\n"
           "  --no-tuned          use the lessons' defaults, not the tuner's parameters\n"
@@ -321,6 +326,28 @@ static int check_inside(const struct options *opts, struct error *e)
     return 0;
 }
 
+/* --clblast-params tunes the CLBlast row of --bench and the tutor, in a build with CLBlast. */
+static int check_clblast(const struct options *opts, struct error *e)
+{
+    if (opts->nclblast_files == 0)
+        return 0;
+#ifndef HAVE_CLBLAST
+    error_set(e, "--clblast-params: this build has no CLBlast, so no reference row to tune (install it, Debian: "
+                 "libclblast-dev, then ./configure again)");
+    return -1;
+#endif
+    if (opts->mode != MODE_BENCH && opts->mode != MODE_TUTOR) {
+        error_set(e, "--clblast-params goes with --bench and the tutor: it tunes their CLBlast row");
+        return -1;
+    }
+    if (opts->no_reference) {
+        error_set(e, "--clblast-params and --no-reference: the parameters are for the CLBlast row that "
+                     "--no-reference leaves out");
+        return -1;
+    }
+    return 0;
+}
+
 /* The argument that holds an unknown short option: getopt_long stops at its first letter (the
    program has no short options), and has moved past the argument (from index before to
    after) only when it is that letter alone. */
@@ -428,6 +455,13 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             opts->measure.seed = (uint64_t)n;
             break;
         case OPT_NO_REFERENCE: opts->no_reference = true; break;
+        case OPT_CLBLAST_PARAMS:
+            if (opts->nclblast_files == OPTIONS_MAX_CLBLAST_FILES) {
+                error_set(e, "--clblast-params: at most %d files", OPTIONS_MAX_CLBLAST_FILES);
+                rc = -1;
+            } else
+                opts->clblast_files[opts->nclblast_files++] = optarg;
+            break;
         case OPT_EXERCISES: rc = set_mode(opts, MODE_EXERCISES, "--exercises", e); break;
         case OPT_EXERCISE: rc = parse_exercise("--exercise", optarg, &opts->exercise, e); break;
         case OPT_CHECK:
@@ -523,7 +557,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
                      "the other modes print text");
         return -1;
     }
-    if (check_inside(opts, e) < 0)
+    if (check_inside(opts, e) < 0 || check_clblast(opts, e) < 0)
         return -1;
     if (opts->host_code && opts->mode != MODE_SHOW) {
         error_set(e, "--host-code goes with --show N (it prints the host code of lesson N's launch)");

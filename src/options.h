@@ -13,6 +13,7 @@
 #define OPTIONS_MAX_PARAMS 16
 #define DEMO_DEFAULT_S 12.0
 #define OPTIONS_MAX_SIDE 65536  /* a larger side is refused before anything runs */
+#define OPTIONS_MAX_CLBLAST_FILES 16
 
 enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUNE, MODE_EXERCISES, MODE_CHECK,
             MODE_RESET, MODE_SOLUTION, MODE_HINT, MODE_HELP, MODE_VERSION,
@@ -33,6 +34,8 @@ struct options {
     struct param_override params[OPTIONS_MAX_PARAMS];
     size_t nparams;
     bool no_reference;
+    const char *clblast_files[OPTIONS_MAX_CLBLAST_FILES];  /* --clblast-params: CLBlast's tuners' results */
+    size_t nclblast_files;
     bool no_tuned;              /* ignore the tuner's saved parameters */
     bool budget_given;          /* --budget or --reps: the tuner keeps them */
     struct measure_config measure;

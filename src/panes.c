@@ -19,6 +19,7 @@
 #include "inside.h"
 #include "roofline.h"
 #include "measure.h"
+#include "reference.h"
 #include "sources.h"
 #include "stats.h"
 #include "str.h"
@@ -1204,7 +1205,7 @@ static void format_bar_value(const struct summary *f, enum bar_scale mode, doubl
 static const char *bar_label(const struct screen_model *m, const struct bar *b, char *buf, size_t len)
 {
     if (b->index == RESULTS_REFERENCE)
-        snprintf(buf, len, "   CLBlast SGEMM");
+        snprintf(buf, len, "   %s", reference_title(m->view->clblast_tuned));
     else
         chart_lesson_label(buf, len, m->lessons->items[b->index].number, m->lessons->items[b->index].short_title,
                            m->lessons->items[b->index].branch != NULL, crt_utf8());

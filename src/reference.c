@@ -6,11 +6,22 @@
    2048 that made it look 300 times faster than it was). So each timed "launch" is a batch
    of back-to-back calls on the host clock, up to clFinish, divided by the batch size; the
    batch, sized from warm calls, lasts at least a millisecond (or is 128 calls) so that
-   launch overhead is amortised as it is on the device. */
+   launch overhead is amortised as it is on the device.
+
+   Parameters that CLBlast's tuners found for the device (clblastparams.h) are applied with
+   CLBlastOverrideParameters before each measurement; CLBlast keys its compiled programs by
+   their parameters, so it compiles the kernels again with them. */
 #include "reference.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "str.h"
+
+const char *reference_title(bool tuned)
+{
+    return tuned ? "CLBlast (tuned)" : "CLBlast (defaults)";
+}
 
 #ifdef HAVE_CLBLAST
 /* clblast_c.h declares CLBlastClearCache() without "void". */
@@ -21,6 +32,39 @@
 
 #define BATCH_MIN_SECONDS 1e-3
 #define BATCH_MAX_CALLS 128
+
+/* CLBlast's own status codes, beyond OpenCL's (clblast_c.h). */
+static const struct {
+    CLBlastStatusCode code;
+    const char *name, *meaning;
+} statuses[] = {
+    { CLBlastNotImplemented, "CLBlastNotImplemented", "not implemented" },
+    { CLBlastInvalidDimension, "CLBlastInvalidDimension", "M, N and K must be above zero" },
+    { CLBlastInsufficientMemoryTemp, "CLBlastInsufficientMemoryTemp", "temporary buffer too small" },
+    { CLBlastInvalidOverrideKernel, "CLBlastInvalidOverrideKernel", "no such kernel to override" },
+    { CLBlastMissingOverrideParameter, "CLBlastMissingOverrideParameter",
+      "a parameter of the kernel is missing from the override" },
+    { CLBlastInvalidLocalMemUsage, "CLBlastInvalidLocalMemUsage", "the parameters need more local memory than the "
+                                                                  "device has" },
+    { CLBlastDatabaseError, "CLBlastDatabaseError", "no entry for the device in the database" },
+    { CLBlastUnknownError, "CLBlastUnknownError", "an unspecified error" },
+    { CLBlastUnexpectedError, "CLBlastUnexpectedError", "an unexpected exception" },
+};
+
+/* A failed call's status in e: OpenCL's by name, CLBlast's own by name where known. */
+static void status_set(struct error *e, const char *call, CLBlastStatusCode rc)
+{
+    if (rc > -1024) {
+        clerror_set(e, call, (cl_int)rc);
+        return;
+    }
+    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
+        if (statuses[i].code == rc) {
+            error_set(e, "%s failed: %s (%d: %s)", call, statuses[i].name, (int)rc, statuses[i].meaning);
+            return;
+        }
+    error_set(e, "%s failed with CLBlast status %d (see clblast_c.h)", call, (int)rc);
+}
 
 struct clblast_runner {
     struct runner base;         /* base.calls_per_launch: the batch */
@@ -39,10 +83,7 @@ static int call_sgemm(struct clblast_runner *cr, struct error *e)
                       w->dC, 0, (size_t)cr->size.n, &w->cl->queue, NULL);
     if (rc == CLBlastSuccess)
         return 0;
-    if (rc > -1024)
-        clerror_set(e, "CLBlastSgemm", (cl_int)rc);
-    else
-        error_set(e, "CLBlastSgemm failed with CLBlast status %d (see clblast_c.h)", (int)rc);
+    status_set(e, "CLBlastSgemm", rc);
     return -1;
 }
 
@@ -112,18 +153,45 @@ static int clblast_fetch(struct runner *self, struct error *e)
     return workspace_fetch(self->w, &((struct clblast_runner *)self)->c, e);
 }
 
-bool reference_measure(struct workspace *w, const struct measure_config *cfg, struct run_result *r)
+int reference_apply(const struct ocl *cl, const struct clblast_params *tuned, struct error *e)
+{
+    if (clblast_params_check_device(tuned, cl->device->name, e) < 0)
+        return -1;
+    for (size_t i = 0; i < tuned->nkernels; i++) {
+        const struct clblast_kernel *k = &tuned->kernels[i];
+        const char *names[CLBLAST_PARAMS_MAX_VALUES];
+        CLBlastStatusCode rc;
+        for (size_t j = 0; j < k->count; j++)
+            names[j] = k->names[j];
+        rc = CLBlastOverrideParameters(cl->device->id, k->name, CLBlastPrecisionSingle, k->count, names, k->values);
+        if (rc != CLBlastSuccess) {
+            status_set(e, "CLBlastOverrideParameters", rc);
+            error_prefix(e, "CLBlast refused the parameters of %s from %s", k->name, k->file);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+bool reference_measure(struct workspace *w, const struct clblast_params *tuned, const struct measure_config *cfg,
+                       struct run_result *r)
 {
     struct clblast_runner cr;
 
+    r->lesson = -1;
+    str_copy(r->title, sizeof r->title, reference_title(tuned != NULL));
+    str_copy(r->params, sizeof r->params, tuned ? tuned->key : "");
+    r->size = r->run = w->size;
+    if (tuned && reference_apply(w->cl, tuned, &r->error) < 0) {
+        r->status = RUN_ERROR;
+        return true;
+    }
     memset(&cr, 0, sizeof cr);
     cr.base.w = w;
     cr.base.prepare = clblast_prepare;
     cr.base.launch = clblast_launch;
     cr.base.batch = clblast_batch;
     cr.base.fetch = clblast_fetch;
-    r->lesson = -1;
-    snprintf(r->title, sizeof r->title, "CLBlast SGEMM");
     measure_run(&cr.base, cfg, r);
     r->run = w->size;
     return true;
@@ -131,9 +199,19 @@ bool reference_measure(struct workspace *w, const struct measure_config *cfg, st
 
 #else
 
-bool reference_measure(struct workspace *w, const struct measure_config *cfg, struct run_result *r)
+int reference_apply(const struct ocl *cl, const struct clblast_params *tuned, struct error *e)
+{
+    (void)cl;
+    (void)tuned;
+    error_set(e, "this build has no CLBlast");
+    return -1;
+}
+
+bool reference_measure(struct workspace *w, const struct clblast_params *tuned, const struct measure_config *cfg,
+                       struct run_result *r)
 {
     (void)w;
+    (void)tuned;
     (void)cfg;
     (void)r;
     return false;   /* configure found no CLBlast: there is no reference row */

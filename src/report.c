@@ -372,9 +372,48 @@ static void json_ceilings(FILE *out, const struct ceilings *c)
     fputc('}', out);
 }
 
+/* "clblast_params": the files applied to CLBlast and each kernel's parameters, or null. */
+static void json_clblast(FILE *out, const struct clblast_params *cp)
+{
+    fputs(",\n  \"clblast_params\": ", out);
+    if (!cp) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"files\": [", out);
+    for (size_t i = 0; i < cp->nfiles; i++) {
+        fputs(i ? ", " : "", out);
+        report_json_string(out, cp->files[i]);
+    }
+    fputs("], \"device\": ", out);
+    report_json_string(out, cp->device);
+    fputs(", \"key\": ", out);
+    report_json_string(out, cp->key);
+    fputs(", \"kernels\": [", out);
+    for (size_t i = 0; i < cp->nkernels; i++) {
+        const struct clblast_kernel *k = &cp->kernels[i];
+        fputs(i ? ",\n    " : "\n    ", out);
+        fputs("{\"name\": ", out);
+        report_json_string(out, k->name);
+        fputs(", \"family\": ", out);
+        report_json_string(out, k->family);
+        fputs(", \"file\": ", out);
+        report_json_string(out, k->file);
+        json_number(out, "best_ms", k->best_ms);
+        fputs(", \"parameters\": {", out);
+        for (size_t j = 0; j < k->count; j++) {
+            fputs(j ? ", " : "", out);
+            report_json_string(out, k->names[j]);
+            fprintf(out, ": %zu", k->values[j]);
+        }
+        fputs("}}", out);
+    }
+    fputs("]}", out);
+}
+
 void report_begin(struct report *rep, FILE *out, enum report_format format,
                   const struct device_info *device, const struct measure_config *cfg,
-                  const struct ceilings *ceilings)
+                  const struct ceilings *ceilings, const struct clblast_params *clblast)
 {
     char desc[600];
 
@@ -382,6 +421,7 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
     rep->out = out;
     rep->format = format;
     rep->device = device;
+    rep->clblast = clblast;
     if (ceilings)
         rep->ceilings = *ceilings;
     run_result_init(&rep->best);
@@ -396,6 +436,13 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
             fprintf(out, "Timing: launches for about %g s each after a verified warm-up launch\n",
                     cfg->budget_s);
         table_ceilings(out, &rep->ceilings);
+        if (clblast) {
+            char kernels[1024];
+            clblast_params_describe(clblast, kernels, sizeof kernels);
+            fputs("CLBlast: tuned for this device by its tuners: ", out);
+            put_text(out, kernels, false);
+            fputc('\n', out);
+        }
         break;
     case FORMAT_CSV:
         fputs("device,lesson,title,params,m,n,k,run_m,run_n,run_k,status,gflops_median,gflops_q1,"
@@ -413,7 +460,9 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
                 device_type_name(device->type), device->compute_units, device->clock_mhz);
         report_json_string(out, device->driver);
         json_ceilings(out, &rep->ceilings);
-        fputs("},\n  \"results\": [", out);
+        fputc('}', out);
+        json_clblast(out, clblast);
+        fputs(",\n  \"results\": [", out);
         break;
     }
     fflush(out);
@@ -448,8 +497,8 @@ static void note(struct report *rep, const struct run_result *r)
     struct str s;
     char line[512], origin[160];
 
-    if (!r->params[0] && !padded)
-        return;
+    if ((!r->params[0] && !padded) || r->lesson < 0)
+        return;                 /* the reference's tuned parameters are said above the table */
     params_origin_describe(&r->origin, origin, sizeof origin);
     str_init(&s, line, sizeof line);
     str_appendf(&s, "", "  %3d  %s", r->lesson, r->params);
@@ -615,7 +664,7 @@ static void csv_row(struct report *rep, const struct run_result *r)
         fprintf(out, ",yes,%lld,%lld,%lld,%s,", r->origin.tuned.size.m, r->origin.tuned.size.n,
                 r->origin.tuned.size.k, r->origin.tuned.complete ? "no" : "yes");
     else
-        fputs(",no,,,,,", out);
+        fprintf(out, ",%s,,,,,", r->lesson < 0 && rep->clblast ? "yes" : "no");
     fprintf(out, "%s,", r->status != RUN_OK ? "" : r->clocks_disagree ? "yes" : "no");
     csv_string(out, r->status == RUN_OK ? "" : row_message(r, message, sizeof message));
     if (r->status == RUN_WRONG && r->errmap.pattern != ERRMAP_NONE)
@@ -662,7 +711,8 @@ static void json_row(struct report *rep, const struct run_result *r)
         fputs("null", out);
     fputs(", \"params\": ", out);
     report_json_string(out, r->params);
-    fprintf(out, ", \"tuned\": %s", r->origin.source == PARAMS_TUNED ? "true" : "false");
+    fprintf(out, ", \"tuned\": %s",
+            r->origin.source == PARAMS_TUNED || (r->lesson < 0 && rep->clblast) ? "true" : "false");
     if (r->origin.source == PARAMS_TUNED)
         fprintf(out, ", \"tuned_m\": %lld, \"tuned_n\": %lld, \"tuned_k\": %lld, \"tuned_partial\": %s",
                 r->origin.tuned.size.m, r->origin.tuned.size.n, r->origin.tuned.size.k,
@@ -715,8 +765,10 @@ void report_row(struct report *rep, const struct run_result *r)
     rep->rows++;
     if (r->status == RUN_OK && rep->npoints < REPORT_MAX_POINTS)
         rep->points[rep->npoints++] = (struct report_point){ r->lesson, r->gflops.median, r->intensity, r->on_host };
-    if (r->status == RUN_OK && r->lesson < 0)
+    if (r->status == RUN_OK && r->lesson < 0) {
         rep->reference_gflops = r->gflops.median;
+        snprintf(rep->reference_title, sizeof rep->reference_title, "%s", r->title);
+    }
     else if (r->status == RUN_OK && r->gflops.median > rep->best.gflops.median) {
         run_result_free(&rep->best);
         rep->best = *r;
@@ -784,8 +836,8 @@ void report_size_end(struct report *rep)
     if (rep->best.gflops.median > 0) {
         fprintf(rep->out, "Fastest: lesson %d at %.1f GFLOPS", rep->best.lesson, rep->best.gflops.median);
         if (rep->reference_gflops > 0)
-            fprintf(rep->out, ", %.0f%% of CLBlast SGEMM",
-                    100.0 * rep->best.gflops.median / rep->reference_gflops);
+            fprintf(rep->out, ", %.0f%% of %s", 100.0 * rep->best.gflops.median / rep->reference_gflops,
+                    rep->reference_title);
         fputc('\n', rep->out);
     }
     fflush(rep->out);

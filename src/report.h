@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "ceilings.h"
+#include "clblastparams.h"
 #include "device.h"
 #include "waves.h"
 #include "inside.h"
@@ -52,6 +53,8 @@ struct report {
     int rows;                   /* printed so far, over all sizes */
     struct run_result best;     /* the fastest lesson of the current size */
     double reference_gflops;    /* CLBlast at the current size, 0 if none */
+    char reference_title[128];  /* its row's title */
+    const struct clblast_params *clblast;   /* the tuned parameters applied to CLBlast; NULL: its defaults */
     char notes[4096];           /* parameters and padding of the current size's rows */
     char clock_notes[2048];     /* rows of the current size whose clocks disagreed */
     char branch[LESSON_BRANCH_MAX * 4 + 1]; /* a side branch among the current size's rows, "" if none */
@@ -60,10 +63,10 @@ struct report {
     int npoints;
 };
 
-/* ceilings may be NULL: not known. */
+/* ceilings may be NULL: not known; clblast NULL: CLBlast runs with its own parameters. */
 void report_begin(struct report *rep, FILE *out, enum report_format format,
                   const struct device_info *device, const struct measure_config *cfg,
-                  const struct ceilings *ceilings);
+                  const struct ceilings *ceilings, const struct clblast_params *clblast);
 void report_size_begin(struct report *rep, struct gemm_size size);
 void report_row(struct report *rep, const struct run_result *r);
 void report_size_end(struct report *rep);

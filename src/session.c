@@ -162,7 +162,9 @@ static void summarise(struct session *s)
                         current ? v->history : NULL, current ? &v->nhistory : NULL);
         v->changed[i] = params_changed(s, (int)i);
     }
-    results_summary(&s->results, v->device, v->size, RESULTS_REFERENCE, "", &v->clblast, NULL, NULL);
+    /* Keyed by CLBlast's parameters: a figure of its defaults is never shown as tuned. */
+    results_summary(&s->results, v->device, v->size, RESULTS_REFERENCE, s->cfg.clblast ? s->cfg.clblast->key : "",
+                    &v->clblast, NULL, NULL);
 }
 
 static void clear_size_results(struct session *s)
@@ -274,6 +276,14 @@ static void choose_params(const struct session *s, const struct device_info *d, 
     free(kept);
 }
 
+/* The screen closes and prints msg (the lock held). */
+static void fatal(struct session *s, const char *msg)
+{
+    s->view.fatal = true;
+    str_copy(s->view.fatal_error, sizeof s->view.fatal_error, msg);
+    publish(s);
+}
+
 static int initial_device(struct session *s, struct error *e)
 {
     const char *spec = s->cfg.device ? s->cfg.device : getenv("CLMM_TUTOR_DEVICE");
@@ -307,10 +317,8 @@ static void load_devices(struct session *s)
         chosen = -1;
     }
     if (!s->list_loaded || chosen < 0) {
-        s->view.fatal = true;
-        str_copy(s->view.fatal_error, sizeof s->view.fatal_error, e.msg);
+        fatal(s, e.msg);
         error_clear(&e);
-        publish(s);
         return;
     }
     for (size_t i = 0; i < s->list.count && i < SESSION_MAX_DEVICES; i++)
@@ -390,6 +398,18 @@ static void switch_device(struct session *s)
     pthread_mutex_unlock(&s->lock);
     close_device(s);
     ok = s->cl_open = ocl_open(&s->cl, d, &e) == 0;
+    /* CLBlast's tuned parameters are checked against the device the tutor starts on, as
+       --bench checks them; on a device chosen later, the CLBlast row says why they do not
+       apply. */
+    if (ok && s->cfg.clblast && s->open_device < 0 && reference_apply(&s->cl, s->cfg.clblast, &e) < 0) {
+        pthread_mutex_lock(&s->lock);
+        fatal(s, e.msg);
+        error_clear(&e);
+        free(params);
+        free(origin);
+        free(hand_set);
+        return;
+    }
     if (ok)
         device_ceilings(s, &ceilings, ceilings_error, sizeof ceilings_error);
     if (ok)
@@ -597,7 +617,7 @@ static void run_all(struct session *s)
         atomic_store(&s->cancel, 0);
         pthread_mutex_unlock(&s->lock);
         run_result_init(&r);
-        built = reference_measure(&s->w, &cfg, &r);
+        built = reference_measure(&s->w, s->cfg.clblast, &cfg, &r);
         pthread_mutex_lock(&s->lock);
         s->view.clblast_built = built;
         if (built && !r.cancelled && job_still(s, JOB_ALL, serial))
@@ -966,6 +986,7 @@ struct session *session_start(const struct lesson_set *lessons, const struct ses
     s->view.sweep_lesson = -1;
     s->view.tune_lesson = -1;
     s->view.clblast_built = true;
+    s->view.clblast_tuned = cfg->clblast != NULL;
     if (pthread_create(&s->thread, NULL, worker, s) != 0)
         abort();
     return s;

@@ -38,6 +38,8 @@ struct session_config {
     struct params_request params;   /* --param and --no-tuned (the session finds the tuned file) */
     size_t max_configs;         /* the tuner's bounds */
     double time_limit_s;
+    const struct clblast_params *clblast;   /* CLBlast's tuned parameters (outlive the session);
+                                               NULL: its defaults */
 };
 
 struct sweep_point {
@@ -86,6 +88,7 @@ struct session_view {
     bool changed[SESSION_MAX_LESSONS];  /* its parameters are neither the defaults nor tuned */
     struct summary clblast;
     bool clblast_built;
+    bool clblast_tuned;         /* CLBlast runs with cfg.clblast's parameters */
 
     /* A sweep over sizes of one lesson. */
     int sweep_lesson;           /* -1: none */

@@ -940,6 +940,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
     const struct exercise *opened = NULL;
     struct session_config cfg;
     struct tutor_state st;
+    struct clblast_params *clblast;
     char path[4096];
     FILE *trace_file;
     int status;
@@ -950,6 +951,13 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
                         "(--bench and --show take any number)\n", SESSION_MAX_LESSONS,
                 opts->lessons_dir ? opts->lessons_dir : "the lesson directory", lessons->count);
         return EXIT_USAGE;
+    }
+    /* CLBlast's tuned parameters, read before the screen opens: a file that cannot be used
+       is said on the terminal as it is. */
+    clblast = xcalloc(1, sizeof *clblast);
+    if ((status = commands_clblast_params(opts, clblast, &cfg.clblast)) != EXIT_OK) {
+        free(clblast);
+        return status;
     }
     memset(&t, 0, sizeof t);
     memset(&st, 0, sizeof st);
@@ -1037,5 +1045,6 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
         fflush(stderr);
         _exit(status);
     }
+    free(clblast);
     return status;
 }

@@ -10,7 +10,8 @@ int main(void)
         verify_suite, matrix_suite, text_suite, options_suite, str_suite, tune_suite, params_suite,
         layout_suite, state_suite, chart_suite, diff_suite, highlight_suite, results_suite, xalloc_suite,
         measure_suite, errmap_suite, exercise_suite, practice_suite, progress_suite, check_suite,
-        roofline_suite, waves_suite, ceilings_suite, inside_suite, sources_suite, hostcode_suite,
+        roofline_suite, waves_suite, ceilings_suite, inside_suite, sources_suite, hostcode_suite, json_suite,
+        clblastparams_suite,
     };
     SRunner *sr = srunner_create(NULL);
     int failed;

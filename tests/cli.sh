@@ -62,7 +62,7 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
 
 expect "--help lists every mode" 0 "--bench.*--show|--show" "$tutor" --help
 for opt in --list --devices --show --sources --bench --lesson --size --reps --format --device --lessons \
-           --param --budget --max-launch --force --seed --no-reference --ceilings; do
+           --param --budget --max-launch --force --seed --no-reference --clblast-params --ceilings; do
     grep -q -- "$opt" "$tmp/out" || { echo "    --help lacks $opt" >>"$tmp/err"; not_ok "--help mentions $opt"; }
 done
 expect "--version" 0 "^clmm-tutor [0-9]+\.[0-9]+" "$tutor" --version
@@ -688,6 +688,78 @@ else
     echo "SKIP: no OpenCL device; the error map was not tested"
 fi
 # ---- end of error map of a wrong result ----
+
+# ---- CLBlast tuned by its own tuners (tests/clblast: their files, from POCL) ----
+# The fixtures name the device they were tuned on; the tests apply a copy naming this one.
+fixtures="$top_srcdir/tests/clblast"
+if "$tutor" --list --clblast-params "$fixtures/clblast_copy_32.json" 2>&1 | grep -q 'this build has no CLBlast'; then
+    usage_error "--clblast-params in a build without CLBlast" 'this build has no CLBlast' \
+        --bench --clblast-params "$fixtures/clblast_copy_32.json"
+    echo "SKIP: this build has no CLBlast; its tuned parameters were not applied"
+elif "$tutor" --devices >/dev/null 2>&1; then
+    usage_error "--clblast-params outside --bench and the tutor" 'goes with --bench and the tutor' \
+        --list --clblast-params "$fixtures/clblast_copy_32.json"
+    usage_error "--clblast-params with --no-reference" 'the CLBlast row that --no-reference leaves out' \
+        --bench --no-reference --clblast-params "$fixtures/clblast_copy_32.json"
+    # The name of the device that --bench opens, as its JSON says it.
+    "$tutor" --bench --lesson 0 --size 8 --reps 1 --no-reference --format json >"$tmp/dev.json" 2>/dev/null
+    devname=$(sed -n 's/^  "device": {"name": "\([^"\\]*\)".*/\1/p' "$tmp/dev.json")
+    mkdir "$tmp/cb"
+    # tuned_copy FIXTURE DEVICE: the fixture as tuned on DEVICE, in $tmp/cb.
+    tuned_copy() {
+        sed "s/^  \"device\": \".*\",\$/  \"device\": \"$(printf '%s' "$2" | sed 's/[\/&\\]/\\&/g')\",/" \
+            "$fixtures/$1" >"$tmp/cb/$1"
+    }
+    for f in clblast_xgemm_1_32.json clblast_xgemm_2_32.json clblast_xgemm_direct_1_32.json clblast_copy_32.json; do
+        tuned_copy "$f" "$devname"
+    done
+    bench13() { "$tutor" --bench --lesson 13 --size 256 --reps 1 "$@"; }
+    expect "CLBlast with the tuners' parameters is the tuned row" 0 '^ref  CLBlast \(tuned\) +[0-9.]+ ' \
+        bench13 --clblast-params "$tmp/cb/clblast_xgemm_direct_1_32.json" --clblast-params "$tmp/cb/clblast_xgemm_1_32.json"
+    grep -q '^CLBlast: tuned for this device by its tuners: XgemmDirect (clblast_xgemm_direct_1_32.json), Xgemm (clblast_xgemm_1_32.json)$' "$tmp/out" ||
+        not_ok "the table names the kernels and files applied to CLBlast"
+    grep -q 'Fastest: lesson 13 at .*% of CLBlast (tuned)$' "$tmp/out" || not_ok "the fastest lesson against CLBlast (tuned)"
+    expect "CLMM_TUTOR_CLBLAST_PARAMS applies them as --clblast-params does" 0 '"title": "CLBlast \(tuned\)"' \
+        env CLMM_TUTOR_CLBLAST_PARAMS="$tmp/cb/clblast_xgemm_1_32.json::$tmp/cb/clblast_copy_32.json" \
+        "$tutor" --bench --lesson 13 --size 256 --reps 1 --format json
+    json_has "$tmp/out" '(d["clblast_params"]["files"][1].endswith("clblast_copy_32.json") and
+        [k["name"] for k in d["clblast_params"]["kernels"]] == ["Xgemm", "Copy"] and
+        "PRECISION" not in d["clblast_params"]["kernels"][0]["parameters"] and
+        [r for r in d["results"] if r["lesson"] == -1][0]["tuned"])' ||
+        not_ok "JSON names the files and kernels applied to CLBlast, PRECISION left out"
+    expect "CSV: the CLBlast row tuned, keyed by its parameters" 0 ',-1,"CLBlast \(tuned\)","tuned:[0-9a-f]{16}",.*,yes,' \
+        bench13 --format csv --clblast-params "$tmp/cb/clblast_copy_32.json"
+    expect "of phases 1 and 2 the faster is applied, and said" 0 \
+        'Xgemm: clblast_xgemm_2_32.json \(0.58 ms\) kept over clblast_xgemm_1_32.json \(1.11 ms\)' \
+        bench13 --clblast-params "$tmp/cb/clblast_xgemm_1_32.json" --clblast-params "$tmp/cb/clblast_xgemm_2_32.json"
+    expect "without tuned parameters CLBlast runs its defaults" 0 '^ref  CLBlast \(defaults\) +[0-9.]+ ' bench13
+    grep -q '^CLBlast: tuned' "$tmp/out" && not_ok "the defaults' table says nothing of tuning"
+    # Files that cannot be used: a clear message, exit status 3, nothing measured.
+    bad_params() {
+        expect "$1" 3 "$2" bench13 --clblast-params "$3"
+        [ -s "$tmp/out" ] && not_ok "$1: nothing measured"
+    }
+    head -c 300 "$tmp/cb/clblast_copy_32.json" >"$tmp/cb/cut.json"
+    bad_params "a malformed file of CLBlast's parameters" \
+        "^clmm-tutor: --clblast-params: $tmp/cb/cut.json:[0-9]+:[0-9]+: " "$tmp/cb/cut.json"
+    bad_params "a missing file of CLBlast's parameters" "--clblast-params: .*none.json.*No such file" "$tmp/cb/none.json"
+    tuned_copy clblast_xgemm_direct_1_32.json "Another Device 9000"
+    bad_params "CLBlast's parameters of another device" \
+        'tuned on "Another Device 9000", not on this device, "' "$tmp/cb/clblast_xgemm_direct_1_32.json"
+    grep -Fq "not on this device, \"$devname\"" "$tmp/err" || not_ok "the message names the device measured"
+    tuned_copy clblast_xgemm_direct_1_32.json "$devname"
+    sed 's/"KWID=2 /"/' "$tmp/cb/clblast_xgemm_direct_1_32.json" >"$tmp/cb/missing.json"
+    bad_params "CLBlast refusing a kernel's parameters" \
+        'CLBlast refused the parameters of XgemmDirect from .*: CLBlastOverrideParameters failed: CLBlastMissingOverrideParameter' \
+        "$tmp/cb/missing.json"
+    expect "a bad file in CLMM_TUTOR_CLBLAST_PARAMS" 3 "^clmm-tutor: CLMM_TUTOR_CLBLAST_PARAMS: .*cut.json:" \
+        env CLMM_TUTOR_CLBLAST_PARAMS="$tmp/cb/cut.json" "$tutor" --bench --lesson 13 --size 256 --reps 1
+    expect "CLMM_TUTOR_CLBLAST_PARAMS is not read without the CLBlast row" 0 "^ 13 " \
+        env CLMM_TUTOR_CLBLAST_PARAMS="$tmp/cb/cut.json" "$tutor" --bench --lesson 13 --size 256 --reps 1 --no-reference
+else
+    echo "SKIP: no OpenCL device; CLBlast's tuned parameters were not applied"
+fi
+# ---- end of CLBlast tuned by its own tuners ----
 
 # ---- exercises (tests/exercises, tests/exercises-bad) ----
 # The fixture exercises: 1 has a wrong store, 2 is "predict, then measure". Progress goes to a

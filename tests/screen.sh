@@ -281,11 +281,12 @@ check_restored "q after the demo" 0
 
 # ---- the whole ladder, its numbers, and keys that never surprise ----
 # bar_lessons: the lesson numbers that have a bar with a figure and its spread, and
-# "ref" for CLBlast, one a line, from the screen as it is now.
+# "ref" for CLBlast, one a line, from the screen as it is now (its title, "CLBlast
+# (defaults)", cut to "CLBlast (defau…" in a narrow pane).
 bar_lessons() {
     screen_text | grep -Eo "(^|│|\|) ?[0-9]{1,2}( |┆|:)[^│|]*[0-9.]+ (±|\+-)[0-9.]+%" |
         sed -E 's/^(│|\|)? ?([0-9]+)( |┆|:).*/\2/' | sort -un
-    screen_text | grep -Eq "CLBlast SGEMM +[^ ]+ [0-9.]+ (±|\+-)" && echo ref
+    screen_text | grep -Eq "CLBlast \\(def[^ ]* +[^ ]+ [0-9.]+ (±|\+-)" && echo ref
 }
 # all_bars NAME WANT: the lessons and CLBlast with a bar are WANT ("0 1 ... ref ").
 all_bars() {
@@ -303,7 +304,7 @@ for geometry in "80 24" "120 40"; do
     check "ready at ${geometry% *}x${geometry#* }" "latest [0-9][0-9.]* +median"
     keys a
     check "a runs every lesson" "all lessons: [0-9]+ of"
-    wait_for "CLBlast SGEMM +[^ ]+ [0-9.]+" 240 >/dev/null
+    wait_for "CLBlast \\(def[^ ]* +[^ ]+ [0-9.]+" 240 >/dev/null
     check_gone "the series ends" "all lessons: [0-9]+ of"
     # At 120x40 every lesson of the set (0 to 16) and CLBlast have a bar; at 80x24 the pane
     # holds two bars fewer, and those left out are the farthest from the current lesson (5).
@@ -341,7 +342,7 @@ start 120 40 --lesson 5 --size 64 $device
 check "ready for + and -" "latest [0-9][0-9.]* +median"
 keys a
 check "a starts the ladder" "all lessons: [0-9]+ of"
-wait_for "CLBlast SGEMM +[^ ]+ [0-9.]+" 240 >/dev/null
+wait_for "CLBlast \\(def[^ ]* +[^ ]+ [0-9.]+" 240 >/dev/null
 check_gone "the series ends" "all lessons: [0-9]+ of"
 keys v
 check "v: a log scale" "GFLOPS medians at 64.*, log scale"
@@ -384,7 +385,7 @@ start 80 24 --lesson 5 --size 64 --param TS=16 $device
 check "ready for the roofline" "latest [0-9][0-9.]* +median"
 keys a
 check "a runs the ladder for the roofline" "all lessons: [0-9]+ of"
-wait_for "CLBlast SGEMM +[^ ]+ [0-9.]+" 240 >/dev/null
+wait_for "CLBlast \\(def[^ ]* +[^ ]+ [0-9.]+" 240 >/dev/null
 check_gone "the ladder is measured" "all lessons: [0-9]+ of"
 keys l
 check "l: the roofline in the GFLOPS pane" "Roofline: GFLOPS against"

@@ -160,7 +160,7 @@ static char *print(enum report_format format, const struct run_result *rows, siz
 
     ck_assert(out != NULL);
     measure_config_defaults(&cfg);
-    report_begin(&rep, out, format, &device, &cfg, NULL);
+    report_begin(&rep, out, format, &device, &cfg, NULL, NULL);
     report_size_begin(&rep, rows[0].size);
     for (size_t i = 0; i < n; i++)
         report_row(&rep, &rows[i]);

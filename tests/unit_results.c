@@ -172,6 +172,31 @@ START_TEST(test_results_ring_and_forget)
 }
 END_TEST
 
+/* CLBlast with its defaults and CLBlast with tuned parameters (their key, as
+   reference_measure writes it in params) are two rows: a figure of the defaults is never
+   summed up as the tuned one's, nor the other way round. */
+START_TEST(test_results_clblast_tuned_apart)
+{
+    struct results rs;
+    struct summary f;
+
+    results_init(&rs);
+    add(&rs, 0, S256, RESULTS_REFERENCE, "", RUN_OK, 10.0);
+    add(&rs, 0, S256, RESULTS_REFERENCE, "tuned:21954196842b3976", RUN_OK, 20.0);
+    add(&rs, 0, S256, RESULTS_REFERENCE, "tuned:21954196842b3976", RUN_OK, 22.0);
+    results_summary(&rs, 0, S256, RESULTS_REFERENCE, "tuned:21954196842b3976", &f, NULL, NULL);
+    ck_assert(f.have && !f.stale);
+    ck_assert_uint_eq(f.runs, 2);
+    ck_assert_double_eq_tol(f.median, 21.0, 1e-12);
+    results_summary(&rs, 0, S256, RESULTS_REFERENCE, "", &f, NULL, NULL);
+    ck_assert_uint_eq(f.runs, 1);
+    ck_assert_double_eq_tol(f.median, 10.0, 1e-12);
+    results_summary(&rs, 0, S256, RESULTS_REFERENCE, "tuned:0000000000000000", &f, NULL, NULL);
+    ck_assert(f.stale);         /* other tuned parameters: nothing current */
+    results_free(&rs);
+}
+END_TEST
+
 Suite *results_suite(void)
 {
     Suite *s = suite_create("results");
@@ -182,6 +207,7 @@ Suite *results_suite(void)
     tcase_add_test(tc, test_results_other_params_are_stale);
     tcase_add_test(tc, test_results_wrong_and_refused);
     tcase_add_test(tc, test_results_ring_and_forget);
+    tcase_add_test(tc, test_results_clblast_tuned_apart);
     suite_add_tcase(s, tc);
     return s;
 }

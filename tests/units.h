@@ -35,5 +35,7 @@ Suite *ceilings_suite(void);
 Suite *inside_suite(void);
 Suite *sources_suite(void);
 Suite *hostcode_suite(void);
+Suite *json_suite(void);
+Suite *clblastparams_suite(void);
 
 #endif

@@ -3,7 +3,8 @@
 # libFuzzer) for SECONDS, one after the other, from the root of the tree that built them.
 # Each keeps what it learns in fuzz-corpus/TARGET between runs and starts from its seeds:
 # the shipped lessons and tests/broken for lessons, the exercises for exercises, the
-# lesson directory (its SOURCES) for sources,
+# lesson directory (its SOURCES) for sources, tests/fuzz/seeds/json and CLBlast's tuners'
+# files (tests/clblast) for json,
 # tests/fuzz/seeds/TARGET for the others.
 # An input that crashes, leaks or takes over 10 s is saved as fuzz-crashes/TARGET-*; the
 # script then exits 1. `make fuzz FUZZ_SECONDS=60` builds the targets and calls it.
@@ -21,6 +22,7 @@ for target in "$@"; do
     lesson) seeds="lessons tests/broken"; dict=-dict=tests/fuzz/lesson.dict ;;
     exercise) seeds="exercises tests/exercises tests/exercises-bad"; dict=-dict=tests/fuzz/lesson.dict ;;
     sources) seeds="lessons"; dict= ;;
+    json) seeds="tests/fuzz/seeds/json tests/clblast"; dict=-dict=tests/fuzz/json.dict ;;
     *) seeds="tests/fuzz/seeds/$target"; dict= ;;
     esac
     log="fuzz-$target.log"
