@@ -14,6 +14,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+invoked="bench/shapes.sh${1:+ $1}${2:+ '$2'}"
 shapes=${1:-}
 [ -n "$shapes" ] || shapes=256,512,1000,1024,2048,3000,4096,4097,8192,1024x1024x16384,16384x16384x256,8192x8192x1024,256x4096x4096,4096x256x4096
 device=${2:-}
@@ -72,7 +73,7 @@ else
     echo "cuBLAS: $(cat "$work/cublas.err")" >&2
 fi
 
-python3 - "$work" "$commands" "$cublas" "bench/shapes.sh${1:+ $1}${device:+ '$device'}" $lessons >"$work/table.md" <<'PY'
+python3 - "$work" "$commands" "$cublas" "$invoked" $lessons >"$work/table.md" <<'PY'
 import datetime, glob, json, os, sys
 
 work, commands, cublas_file, script = sys.argv[1:5]
