@@ -353,7 +353,7 @@ keys v +
 check "+ goes to 128" "Lesson 5 \(6 of 17\).*128"
 keys -
 check "- comes back to 64" "Lesson 5 \(6 of 17\).*64"
-all_bars "+ then - keeps the ladder measured at 64" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 ref "
+all_bars "+ then - keeps the ladder measured at 64" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 ref "
 keys Escape
 check "Esc on the screen says how to quit" "Esc closes windows and prompts; q quits"
 keys Escape n
