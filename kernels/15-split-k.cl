@@ -11,10 +11,11 @@
  * over the z-th of SPLIT ranges of k, each KC = roundup(cdiv(K, SPLIT), TSK)
  * long, the last ones shorter or empty:
  *   k from z*KC to min(K, (z+1)*KC)
- * Since KC is a multiple of TSK, the steps of TSK of a range never reach
- * into the next one; only the end of K cuts a step short, and lesson 14's
- * loads already give zeros beyond K. A group whose range is empty still
- * writes its part: zeros.
+ * The group moves A and B to its range's start and runs lesson 14's loop
+ * over a product of depth KZ, the values of its range inside K: the loads
+ * give zeros beyond KZ, as lesson 14's beyond K, so a short range needs
+ * nothing more, and a group whose range is empty still writes its part:
+ * zeros.
  *
  * With SPLIT = 1 the one range is the whole of K and the group writes C,
  * exactly as lesson 14. Otherwise it writes its part to slice z of the
@@ -23,7 +24,8 @@
  * SPLIT slices into C, slice 0 first.
  *
  * Everything else, the warp tiles, the copies into local memory, the float4
- * reads and stores, is lesson 14's, line for line.
+ * reads and stores, is lesson 14's, line for line, but for load4's row
+ * stride, given apart from the width of the range it reads.
  */
 
 #ifndef SPLIT
@@ -68,19 +70,22 @@
 
 /*
  * P(r, c .. c+3) of a row-major matrix P with `rows` rows of `cols` floats,
- * zeros outside it; c is a multiple of 4. A float4 load needs an address
- * that is a multiple of 16 bytes. When cols is a multiple of 4, every row
- * starts on such an address and so does every c, and a vector that starts
- * inside a row ends inside it. Otherwise the four floats are read one by
- * one, each checked. The test on cols has the same outcome in the whole
- * grid; work-items differ only in the edge tests, and only at the edges.
+ * ld floats apart (lesson 14's load4 with the row stride apart from the
+ * width: a group's range of k is a matrix of KZ columns inside A's rows of
+ * K), zeros outside it; c is a multiple of 4. A float4 load needs an address
+ * that is a multiple of 16 bytes. When ld and cols are multiples of 4, every
+ * row starts on such an address (P itself does: it moves by multiples of
+ * TSK floats) and so does every c, and a vector that starts inside a row
+ * ends inside it. Otherwise the four floats are read one by one, each
+ * checked. The test has the same outcome in the whole grid; work-items
+ * differ only in the edge tests, and only at the edges.
  */
-float4 load4(const __global float *P, const int rows, const int cols, const int r, const int c)
+float4 load4(const __global float *P, const int rows, const int cols, const int ld, const int r, const int c)
 {
     float4 v = (float4)(0.0f);
     if (r < rows) {
-        const int i = r * cols + c;
-        if (cols % 4 == 0) {
+        const int i = r * ld + c;
+        if (ld % 4 == 0 && cols % 4 == 0) {
             if (c < cols)
                 v = ((const __global float4 *)P)[i / 4];
         } else {
@@ -126,23 +131,24 @@ int b_vec(const int id) { return id % (TSN / 4); }
 int b_row(const int id) { return id / (TSN / 4); }
 
 /* Global memory -> registers: this work-item's share of the tiles of the
-   step that starts at k0. */
+   step that starts at k0 of the group's range, KZ values of k from A and B
+   (A's rows K floats apart). */
 void fetch(float4 *anext, float4 *bnext,
            const __global float *A, const __global float *B,
-           const int M, const int N, const int K,
+           const int M, const int N, const int K, const int KZ,
            const int row0, const int col0, const int k0, const int tid)
 {
     #pragma unroll
     for (int l = 0; l < LOADS_A; l++) {
         const int id = l * WGS + tid;
         if (IN_A(id))
-            anext[l] = load4(A, M, K, row0 + a_row(id), k0 + a_col(id));
+            anext[l] = load4(A, M, KZ, K, row0 + a_row(id), k0 + a_col(id));
     }
     #pragma unroll
     for (int l = 0; l < LOADS_B; l++) {
         const int id = l * WGS + tid;
         if (IN_B(id))
-            bnext[l] = load4(B, K, N, k0 + b_row(id), col0 + 4 * b_vec(id));
+            bnext[l] = load4(B, KZ, N, N, k0 + b_row(id), col0 + 4 * b_vec(id));
     }
 }
 
@@ -213,25 +219,27 @@ void gemm_split_k(const int M, const int N, const int K,
             acc[i][h] = (float4)(0.0f);
     }
 
-    /* This group's range of k: the z-th of SPLIT, KC long, a multiple of TSK.
-       The last steps of K may be partial (zeros), the last ranges empty.
-       With SPLIT = 1 the range is all of K, said as constants: the compiler
-       cannot know that z is 0, and the arithmetic of the ranges costs this
-       kernel 22 registers (146 against lesson 14's 124 on an H200), over the
-       128 that let an SM hold two groups. */
+    /* This group's range of k: the z-th of SPLIT, KC long, a multiple of TSK,
+       from kbeg; KZ of its values lie inside K (the last ranges are short or
+       empty). A and B move to the range's start, so that the loop below is
+       lesson 14's over a product of depth KZ. With SPLIT = 1 the range is all
+       of K, written as constants: computed as for the other values, it took
+       this kernel to 146 registers on an H200 (lesson 14: 124), over the 128
+       that let an SM hold two groups; as constants, 126. With SPLIT > 1 the
+       kernel has 149 (doc/results.md). */
 #if SPLIT == 1
-    const int z = 0, kbeg = 0;
-    const int steps = (K + TSK - 1) / TSK;
+    const int KZ = K;
 #else
-    const int z = get_group_id(2);
     const int KC = ((K + SPLIT - 1) / SPLIT + TSK - 1) / TSK * TSK;
-    const int kbeg = z * KC;
-    const int kend = min(K, kbeg + KC);
-    const int steps = kend > kbeg ? (kend - kbeg + TSK - 1) / TSK : 0;
+    const int kbeg = min(K, (int)get_group_id(2) * KC);
+    const int KZ = min(KC, K - kbeg);
+    A += kbeg;              /* A(m, kbeg + k) at A[m*K + k] */
+    B += kbeg * N;          /* B(kbeg + k, n) at B[k*N + n] */
 #endif
+    const int steps = (KZ + TSK - 1) / TSK;   /* the last one may be partial: zeros */
 
     if (steps > 0)
-        fetch(anext, bnext, A, B, M, N, K, row0, col0, kbeg, tid);
+        fetch(anext, bnext, A, B, M, N, K, KZ, row0, col0, 0, tid);
 
     for (int t = 0; t < steps; t++) {
         const int cur = t % 2;
@@ -245,7 +253,7 @@ void gemm_split_k(const int M, const int N, const int K,
 
         /* The next step's loads, in flight while this step computes. */
         if (t + 1 < steps)
-            fetch(anext, bnext, A, B, M, N, K, row0, col0, kbeg + (t + 1) * TSK, tid);
+            fetch(anext, bnext, A, B, M, N, K, KZ, row0, col0, (t + 1) * TSK, tid);
 
         #pragma unroll
         for (int k = 0; k < TSK; k++) {
@@ -278,7 +286,7 @@ void gemm_split_k(const int M, const int N, const int K,
        slices are M*N floats apart, within an int: the engine refuses a
        scratch buffer of more than INT_MAX floats. When N is a multiple of 4,
        so is M*N, and a slice's float4s stay aligned. */
-    __global float *P = SPLIT == 1 ? C : W + z * M * N;
+    __global float *P = SPLIT == 1 ? C : W + (int)get_group_id(2) * M * N;
 
     /* A warp's store writes WIM rows of WIN neighbouring float4s each:
        with the default 4 x 8, four whole 128-byte pieces of rows. */
