@@ -14,7 +14,9 @@
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-invoked="bench/shapes.sh${1:+ $1}${2:+ '$2'}"
+invoked="bench/shapes.sh"
+[ $# -ge 1 ] && invoked="$invoked \"${1:-}\""
+[ $# -ge 2 ] && invoked="$invoked '$2'"
 shapes=${1:-}
 [ -n "$shapes" ] || shapes=256,512,1000,1024,2048,3000,4096,4097,8192,1024x1024x16384,16384x16384x256,8192x8192x1024,256x4096x4096,4096x256x4096
 device=${2:-}
