@@ -13,7 +13,9 @@
 #   clblast_tuner_xgemm_direct   the direct kernel XgemmDirect, used for small products
 #                                (CLMM_TUNE_DIRECT_SECONDS, default 150)
 #   clblast_tuner_routine_xgemm  the size at which CLBlast switches from the direct kernel to
-#                                the indirect one (CLMM_TUNE_ROUTINE_SECONDS, default 0: skipped)
+#                                the indirect one, run after the others (whose files it reads
+#                                from the directory) over its own sizes, 64 to 2048
+#                                (CLMM_TUNE_ROUTINE_SECONDS, default 0: skipped)
 # A limit of 0 skips that tuner. The products are CLMM_TUNE_SIZE square (default 1024), those
 # of the direct kernel CLMM_TUNE_DIRECT_SIZE (default: the same).
 set -eu
@@ -50,8 +52,10 @@ tune() {    # tune SECONDS TUNER SIZE: runs TUNER within SECONDS, its output in 
     [ "$seconds" -gt 0 ] || { echo "$tuner: skipped (limit 0)" >&2; return 0; }
     start=$(date +%s)
     status=0
-    timeout "$seconds" "$tuner" -platform "$platform" -device "$device" -precision 32 \
-        -m "$n" -n "$n" -k "$n" >"$tuner.log" 2>&1 || status=$?
+    # The routine tuner with -m compares the two kernels at one size and writes no parameters.
+    if [ "$n" = all ]; then set --; else set -- -m "$n" -n "$n" -k "$n"; fi
+    timeout "$seconds" "$tuner" -platform "$platform" -device "$device" -precision 32 "$@" \
+        >"$tuner.log" 2>&1 || status=$?
     case $status in
         0) how="finished" ;;
         124) how="stopped at its limit of $seconds s" ;;
@@ -62,7 +66,7 @@ tune() {    # tune SECONDS TUNER SIZE: runs TUNER within SECONDS, its output in 
 
 tune "${CLMM_TUNE_XGEMM_SECONDS:-540}" clblast_tuner_xgemm "$size"
 tune "${CLMM_TUNE_DIRECT_SECONDS:-150}" clblast_tuner_xgemm_direct "$direct_size"
-tune "${CLMM_TUNE_ROUTINE_SECONDS:-0}" clblast_tuner_routine_xgemm "$size"
+tune "${CLMM_TUNE_ROUTINE_SECONDS:-0}" clblast_tuner_routine_xgemm all
 
 # What each file holds: its kernel, best time and parameters.
 found=0
