@@ -1892,10 +1892,35 @@ void panes_draw_help(int cols, int rows, const struct screen_model *m, int *scro
     free(lines);
 }
 
+/* "TSM by rule: 64 + 64 * ...", a parameter's rule as the t dialog writes it out. */
+static void rule_text(const struct lesson_param *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s by rule: %s", p->name, p->rule);
+}
+
+/* Rows the rules take, wrapped to width. */
+static int rule_rows(const struct lesson *l, int width)
+{
+    char text[1200];
+    int n = 0;
+
+    for (size_t i = 0; i < l->nparams; i++) {
+        struct text_lines lines;
+        if (!l->params[i].rule)
+            continue;
+        rule_text(&l->params[i], text, sizeof text);
+        text_layout(text, width, &lines);
+        n += (int)lines.count;
+        text_lines_free(&lines);
+    }
+    return n;
+}
+
 void panes_draw_params(int cols, int rows, const struct screen_model *m, int row, const char *refusal)
 {
     const struct lesson *l = current(m);
-    struct rect r = centred(cols, rows, 70, (int)l->nparams + 7);
+    int rules = rule_rows(l, 66);
+    struct rect r = centred(cols, rows, 70, (int)l->nparams + 7 + (rules ? rules + 1 : 0));
     char title[128];
     struct rect in;
 
@@ -1930,15 +1955,28 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
         /* A switch turns one change of the lesson on or off; the tuner leaves it at its default. */
         if (p->is_switch)
             printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  switch, not tuned");
-        /* A rule chooses the value from the shape where the tuner's is not applied. */
+        /* A rule chooses the value from the shape where the tuner's is not applied; the rules
+           are written out whole below the list. */
         else if (p->rule)
-            printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  rule: %s", p->rule);
+            printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  by rule");
     }
+    if (rules) {
+        struct rect box = { in.y + (int)l->nparams + 1, in.x + 1, rules, in.w - 2 };
+        char text[1200];
+        int at = 0;
+        for (size_t i = 0; i < l->nparams; i++) {
+            if (!l->params[i].rule)
+                continue;
+            rule_text(&l->params[i], text, sizeof text);
+            at = draw_wrapped(&box, at, text, crt_attr(ROLE_DIM));
+        }
+    }
+    int below = (int)l->nparams + (rules ? rules + 1 : 0);
     if (refusal && *refusal) {
-        struct rect msg = { in.y + (int)l->nparams + 1, in.x + 1, in.h - (int)l->nparams - 2, in.w - 2 };
+        struct rect msg = { in.y + below + 1, in.x + 1, in.h - below - 2, in.w - 2 };
         draw_wrapped(&msg, 0, refusal, crt_attr(ROLE_WARNING));
     } else {
-        puts_at(in.y + (int)l->nparams + 1, in.x + 1, in.w - 2, "runs with these values", crt_attr(ROLE_GOOD));
+        puts_at(in.y + below + 1, in.x + 1, in.w - 2, "runs with these values", crt_attr(ROLE_GOOD));
     }
     puts_at(in.y + in.h - 1, in.x + 1, in.w - 2, "Enter or Esc closes; d: the defaults", crt_attr(ROLE_DIM));
 }

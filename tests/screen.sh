@@ -464,6 +464,14 @@ check "a switch is marked" "│ VGLOBAL  \[1\] +0 +\(default 1\)  switch, not tu
 check_absent "a parameter is not" "TSM .*switch"
 keys Escape
 check_gone "Esc closes the parameters" "Lesson 13 parameters"
+# Lesson 16's parameters chosen by rule: marked in their line, the rules written out whole
+# under the list, wrapped at 80 columns.
+keys g 1 6 Enter t
+check "a parameter chosen by rule is marked" "│ SPLIT .*\(default 1\)  by rule"
+check "its rule is written out" "│ TSM by rule: 64 \+ 64 \* \(16 \* cdiv\(M, 128\) \* cdiv\(N, 128\) >= CU\)"
+check "a long rule wraps inside the dialog" "│ 64\)\) +│"
+keys Escape
+check_gone "Esc closes lesson 16's parameters" "Lesson 16 parameters"
 keys q
 check_restored "q after the host code at 80 columns" 0
 start 100 30 --lesson 13 --size 160 $device
