@@ -34,9 +34,13 @@ void scratch_remove(const char *dir)
 
 char *scratch_replace_line(const char *text, int line, const char *replacement)
 {
-    static char out[4096];
-    const char *p = text;
+    static char out[4096], in[4096];
+    const char *p = in;
     size_t len = 0;
+
+    /* text may be an earlier result, in out itself: read it from a copy. */
+    ck_assert(strlen(text) < sizeof in);
+    memmove(in, text, strlen(text) + 1);
 
     for (int n = 1; *p; n++) {
         const char *end = strchr(p, '\n');
