@@ -110,7 +110,7 @@ int workspace_init(struct workspace *w, struct ocl *cl, struct gemm_size size, u
            refused before any host memory is taken. */
         struct matrix_layout a = { size.m, size.k, false, false }, b = { size.k, size.n, false, false };
         struct matrix_layout c = { size.m, size.n, false, false };
-        if (workspace_check_memory(w, &a, &b, &c, e) < 0) {
+        if (workspace_check_memory(w, &a, &b, &c, 0, e) < 0) {
             error_prefix(e, "size %lldx%lldx%lld refused", size.m, size.n, size.k);
             return -1;
         }
@@ -161,11 +161,12 @@ static int reserve_stage(struct workspace *w, size_t count, struct error *e)
 }
 
 int workspace_check_memory(const struct workspace *w, const struct matrix_layout *a,
-                           const struct matrix_layout *b, const struct matrix_layout *c, struct error *e)
+                           const struct matrix_layout *b, const struct matrix_layout *c, size_t scratch_bytes,
+                           struct error *e)
 {
     const struct matrix_layout *layouts[3] = { a, b, c };
     const struct device_info *d = w->cl->device;
-    size_t largest = 0, total = 0;
+    size_t largest = 0, total = scratch_bytes;
 
     for (int i = 0; i < 3; i++) {
         size_t bytes = matrix_layout_count(layouts[i]) * sizeof(float);
@@ -183,9 +184,15 @@ int workspace_check_memory(const struct workspace *w, const struct matrix_layout
                   (double)largest / (1 << 20), (double)d->max_alloc / (1 << 20));
         return -1;
     }
+    if (scratch_bytes > d->max_alloc) {
+        error_set(e, "the scratch buffer of %.1f MiB exceeds the device's largest allocation of %.1f MiB",
+                  (double)scratch_bytes / (1 << 20), (double)d->max_alloc / (1 << 20));
+        return -1;
+    }
     if (total > d->global_mem) {
-        error_set(e, "A, B and C need %.1f MiB; the device has %.1f MiB of global memory",
-                  (double)total / (1 << 20), (double)d->global_mem / (1 << 20));
+        error_set(e, "%s need %.1f MiB; the device has %.1f MiB of global memory",
+                  scratch_bytes ? "A, B, C and the scratch buffer" : "A, B and C", (double)total / (1 << 20),
+                  (double)d->global_mem / (1 << 20));
         return -1;
     }
     return 0;
@@ -246,7 +253,7 @@ enum prepare_result workspace_load(struct workspace *w, struct gemm_size s, cons
                                    const struct matrix_layout *b, const struct matrix_layout *c,
                                    struct error *e)
 {
-    if (workspace_check_memory(w, a, b, c, e) < 0)
+    if (workspace_check_memory(w, a, b, c, 0, e) < 0)
         return REFUSED;
     return workspace_upload(w, s, a, b, c, e) < 0 ? FAILED : PREPARED;
 }
@@ -928,25 +935,14 @@ static int set_args(struct lesson_runner *lr, struct error *e)
 static enum prepare_result load_scratch(struct lesson_runner *lr, struct error *e)
 {
     struct workspace *w = lr->base.w;
-    const struct device_info *d = w->cl->device;
-    size_t floats = lr->g.scratch > 0 ? (size_t)lr->g.scratch : 1, bytes = floats * sizeof(float), total;
+    size_t floats = lr->g.scratch > 0 ? (size_t)lr->g.scratch : 1, bytes = floats * sizeof(float);
     const float nan = NAN;
     cl_int rc;
 
     if (!lr->lesson->scratch)
         return PREPARED;
-    total = bytes + (matrix_layout_count(&lr->a) + matrix_layout_count(&lr->b) + matrix_layout_count(&lr->c)) *
-                        sizeof(float);
-    if (bytes > d->max_alloc) {
-        error_set(e, "the scratch buffer of %.1f MiB exceeds the device's largest allocation of %.1f MiB",
-                  (double)bytes / (1 << 20), (double)d->max_alloc / (1 << 20));
+    if (workspace_check_memory(w, &lr->a, &lr->b, &lr->c, bytes, e) < 0)
         return REFUSED;
-    }
-    if (total > d->global_mem) {
-        error_set(e, "A, B, C and the scratch buffer need %.1f MiB; the device has %.1f MiB of global memory",
-                  (double)total / (1 << 20), (double)d->global_mem / (1 << 20));
-        return REFUSED;
-    }
     if (ocl_reserve(w->cl, &w->dW, &w->capW, bytes, e) < 0)
         return FAILED;
     rc = clEnqueueFillBuffer(w->cl->queue, w->dW, &nan, sizeof nan, 0, bytes, 0, NULL, NULL);

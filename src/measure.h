@@ -225,8 +225,12 @@ int workspace_upload(struct workspace *w, struct gemm_size s, const struct matri
                      const struct matrix_layout *b, const struct matrix_layout *c, struct error *e);
 int workspace_fetch(struct workspace *w, const struct matrix_layout *c, struct error *e);
 
+/* Refuses, with the figures, buffers beyond the device: each of A, B and C and a scratch
+   buffer of scratch_bytes (0: none) within its largest allocation, all of them within its
+   global memory. */
 int workspace_check_memory(const struct workspace *w, const struct matrix_layout *a,
-                           const struct matrix_layout *b, const struct matrix_layout *c, struct error *e);
+                           const struct matrix_layout *b, const struct matrix_layout *c, size_t scratch_bytes,
+                           struct error *e);
 /* Both: REFUSED beyond the device's memory, FAILED when the upload fails. */
 enum prepare_result workspace_load(struct workspace *w, struct gemm_size s, const struct matrix_layout *a,
                                    const struct matrix_layout *b, const struct matrix_layout *c,

@@ -361,12 +361,16 @@ START_TEST(test_hostile_sizes)
     ck_assert_int_lt(workspace_init(&w, &cl, (struct gemm_size){ 64, 2147483648LL, 64 }, 7, &e), 0);
     ck_assert_msg(strstr(e.msg, "each side must be from 1 to 2147483647") != NULL, "%s", e.msg);
     ck_assert_int_eq(workspace_init(&w, &cl, (struct gemm_size){ 64, 64, 64 }, 7, &e), 0);
-    ck_assert_int_lt(workspace_check_memory(&w, &small, &wraps, &small, &e), 0);
+    ck_assert_int_lt(workspace_check_memory(&w, &small, &wraps, &small, 0, &e), 0);
     ck_assert_msg(strstr(e.msg, "B as 4611686018427387904x4 floats has more bytes than a size_t holds") != NULL,
                   "%s", e.msg);
     /* The largest matrices whose sides are ints: refused with the figures, not wrapped. */
-    ck_assert_int_lt(workspace_check_memory(&w, &largest, &largest, &largest, &e), 0);
+    ck_assert_int_lt(workspace_check_memory(&w, &largest, &largest, &largest, 0, &e), 0);
     ck_assert_msg(strstr(e.msg, "exceeds the device's largest allocation") != NULL, "%s", e.msg);
+    /* A scratch buffer beside small matrices: refused by its own size, named. */
+    ck_assert_int_eq(workspace_check_memory(&w, &small, &small, &small, 0, &e), 0);
+    ck_assert_int_lt(workspace_check_memory(&w, &small, &small, &small, SIZE_MAX / 2, &e), 0);
+    ck_assert_msg(strstr(e.msg, "the scratch buffer of") != NULL, "%s", e.msg);
     workspace_free(&w);
 }
 END_TEST
