@@ -9,7 +9,7 @@
 #include "str.h"
 
 struct env_storage {
-    struct expr_var vars[LESSON_MAX_PARAMS + 3];
+    struct expr_var vars[LESSON_MAX_PARAMS + 4];
     struct expr_env env;
 };
 
@@ -61,9 +61,17 @@ static int eval(const char *expr, const struct env_storage *st, long long *v, st
 int geometry_eval(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
                   const char *expr, long long *value, struct error *e)
 {
+    return geometry_eval_with(l, ps, s, NULL, expr, value, e);
+}
+
+int geometry_eval_with(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
+                       const struct expr_var *extra, const char *expr, long long *value, struct error *e)
+{
     struct env_storage st;
 
     make_env(l, ps, s, &st);
+    if (extra)
+        st.vars[st.env.count++] = *extra;
     return eval(expr, &st, value, e);
 }
 
@@ -156,18 +164,16 @@ static int compute_launch(const struct lesson *l, size_t i, const struct env_sto
 {
     const struct lesson_launch *k = &l->launch[i];
     struct launch_geometry *lg = &g->launch[i];
-    char buf[256], which[128] = "";
+    char buf[256], which[128];
     long long v;
 
-    if (i > 0) {
-        snprintf(which, sizeof which, " of launch %zu (then: %.60s)", i + 1, k->entry);
-        if (k->when) {
-            if (eval(k->when, st, &v, e) < 0)
-                return -1;
-            if (v == 0) {
-                lg->skipped = true;
-                return 0;
-            }
+    lesson_launch_which(l, i, which, sizeof which);
+    if (i > 0 && k->when) {
+        if (eval(k->when, st, &v, e) < 0)
+            return -1;
+        if (v == 0) {
+            lg->skipped = true;
+            return 0;
         }
     }
     lg->dims = k->dims;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "expr.h"
 #include "lesson.h"
 
 struct gemm_size {
@@ -65,6 +66,9 @@ int geometry_compute(const struct lesson *l, const struct param_set *ps, struct 
    padding) with these parameters. */
 int geometry_eval(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
                   const char *expr, long long *value, struct error *e);
+/* The same with one more name, such as the compute units of a rule (params.c). */
+int geometry_eval_with(const struct lesson *l, const struct param_set *ps, struct gemm_size s,
+                       const struct expr_var *extra, const char *expr, long long *value, struct error *e);
 
 /* 2*M*N*K of the size asked for. */
 double gemm_flops(struct gemm_size s);

@@ -1012,6 +1012,15 @@ char *lesson_kernel_source(const struct lesson *l, struct error *e)
     return read_text(l->kernel_file, LESSON_KERNEL_MAX, "a kernel", e);
 }
 
+const char *lesson_launch_which(const struct lesson *l, size_t i, char *buf, size_t len)
+{
+    if (i == 0)
+        snprintf(buf, len, "%s", "");
+    else
+        snprintf(buf, len, " of launch %zu (then: %.60s)", i + 1, l->launch[i].entry);
+    return buf;
+}
+
 int lesson_param_index(const struct lesson *l, const char *name)
 {
     for (size_t i = 0; i < l->nparams; i++)

@@ -159,6 +159,10 @@ char *lesson_kernel_source(const struct lesson *l, struct error *e);
 int lesson_check_stride(const struct lesson *l, const char *dim, long long tile, long long item, long long run,
                         long long stride, struct error *e);
 
+/* " of launch 2 (then: NAME)" for a launch after the first, for messages; "" for the first,
+   as in a lesson of one launch. Returns buf. */
+const char *lesson_launch_which(const struct lesson *l, size_t i, char *buf, size_t len);
+
 /* Index of the parameter called name, or -1. */
 int lesson_param_index(const struct lesson *l, const char *name);
 bool lesson_param_allows(const struct lesson_param *p, long long value);

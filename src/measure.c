@@ -818,16 +818,6 @@ int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct par
 }
 
 
-/* " of launch 2 (then: NAME)" after the first launch; "" for the first, as in a lesson of one. */
-static const char *which_launch(const struct lesson *l, size_t i, char *buf, size_t len)
-{
-    if (i == 0)
-        snprintf(buf, len, "%s", "");
-    else
-        snprintf(buf, len, " of launch %zu (then: %.60s)", i + 1, l->launch[i].entry);
-    return buf;
-}
-
 /* Device limits of launch i: known from the geometry and, after the build, from its kernel. */
 static enum prepare_result check_launch_limits(struct lesson_runner *lr, size_t i, struct error *e)
 {
@@ -838,7 +828,7 @@ static enum prepare_result check_launch_limits(struct lesson_runner *lr, size_t 
     char which[96];
     cl_int rc;
 
-    which_launch(lr->lesson, i, which, sizeof which);
+    lesson_launch_which(lr->lesson, i, which, sizeof which);
     rc = clGetKernelWorkGroupInfo(lr->k.kernel[i], d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
                                   &kernel_max, NULL);
     if (rc == CL_SUCCESS)
@@ -1032,7 +1022,7 @@ static int enqueue_one(struct lesson_runner *lr, size_t i, const size_t *global,
     if (rc == CL_SUCCESS)
         return 0;
     clerror_set(e, "clEnqueueNDRangeKernel", rc);
-    which_launch(lr->lesson, i, which, sizeof which);
+    lesson_launch_which(lr->lesson, i, which, sizeof which);
     if ((rc == CL_INVALID_WORK_GROUP_SIZE || rc == CL_OUT_OF_RESOURCES) && g->group_items > lr->kernel_max_group[i]) {
         error_prefix(e, "work-groups%s of %zu work-items are more than this kernel can run on this "
                         "device (CL_KERNEL_WORK_GROUP_SIZE is %zu: its registers or local memory "

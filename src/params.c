@@ -21,18 +21,11 @@ int params_rule_value(const struct lesson *l, size_t param, const struct param_s
                       long long cu, long long *out, struct error *e)
 {
     const struct lesson_param *p = &l->params[param];
-    struct expr_var vars[LESSON_MAX_PARAMS + 4];
-    struct expr_env env = { vars, 0 };
+    const struct expr_var units = { LESSON_RULE_CU, cu };
     long long v, best = 0;
     bool below = false;
 
-    vars[env.count++] = (struct expr_var){ "M", size.m };
-    vars[env.count++] = (struct expr_var){ "N", size.n };
-    vars[env.count++] = (struct expr_var){ "K", size.k };
-    vars[env.count++] = (struct expr_var){ LESSON_RULE_CU, cu };
-    for (size_t i = 0; i < l->nparams; i++)
-        vars[env.count++] = (struct expr_var){ l->params[i].name, values->values[i] };
-    if (expr_eval(p->rule, &env, &v, e) < 0) {
+    if (geometry_eval_with(l, values, size, &units, p->rule, &v, e) < 0) {
         error_prefix(e, "%s:%d: rule for %s at %lldx%lldx%lld", l->file, p->rule_line, p->name, size.m, size.n,
                      size.k);
         return -1;
