@@ -31,10 +31,10 @@ grep -v '^[[:space:]]*\(#\|$\)' "$list" | while read -r lesson sizes rest; do
 done
 
 [ -z "${CLMM_BENCH_JSON_DIR:-}" ] || { mkdir -p "$CLMM_BENCH_JSON_DIR" && cp "$tmp"/* "$CLMM_BENCH_JSON_DIR"/; }
-python3 - "$tmp" "$output" <<'PY'
+python3 - "$tmp" "$output" "${list#"$here"/}" "${CLMM_BENCH_OPTIONS:---budget 0.5}" <<'PY'
 import datetime, glob, json, os, sys
 
-tmp, out = sys.argv[1], sys.argv[2]
+tmp, out, listname, options = sys.argv[1:5]
 rows, dev = [], None
 for path in sorted(glob.glob(os.path.join(tmp, "*.json"))):
     command = open(path[:-5] + ".cmd").read().strip()
@@ -63,7 +63,7 @@ if dev:
                  dev["compute_units"], dev["clock_mhz"]))
     lines.append("- Driver: %s" % dev["driver"])
 lines.append("- Commands: one `clmm-tutor --bench --lesson L --size S --param NAME=VALUE ... --format json "
-             "--no-reference --no-tuned --budget 0.5` per line of bench/variants.list, run by `bench/variants.sh`")
+             "--no-reference --no-tuned %s` per line of %s, run by `bench/variants.sh`" % (options, listname))
 lines.append("")
 lines.append("Median GFLOPS over the timed launches (profiling events), each result verified first; "
              "the parameters are the lesson's defaults but for those the list names (all are shown).")
