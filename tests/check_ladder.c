@@ -197,6 +197,44 @@ START_TEST(test_several_launches)
 }
 END_TEST
 
+/* A lesson that deals its work-groups out in bands of BAND rows of tiles (lesson 17): with
+   64 x 64 tiles, at sizes of 11 and 17 rows of tiles, a full band and a partial one, and two
+   full bands and a partial one, every tile of C computed once, with and without a split. */
+START_TEST(test_bands)
+{
+    const struct lesson *l = &lessons.items[_i];
+    static const struct gemm_size tall[] = { { 700, 300, 40 }, { 1050, 200, 72 } };
+    static const struct { const char *name; long long value; } fixed[] = {
+        { "TSM", 64 }, { "TSN", 64 }, { "WM", 32 }, { "WIM", 4 },
+    };
+    int band = lesson_param_index(l, "BAND");
+
+    if (band < 0)
+        return;
+    for (int split = 1; split <= 2; split++)
+        for (size_t s = 0; s < sizeof tall / sizeof tall[0]; s++) {
+            struct param_set ps;
+            struct run_result r;
+            int sp = lesson_param_index(l, "SPLIT");
+            param_set_defaults(l, &ps);
+            for (size_t f = 0; f < sizeof fixed / sizeof fixed[0]; f++) {
+                int i = lesson_param_index(l, fixed[f].name);
+                ck_assert_msg(i >= 0, "lesson %d has BAND but no %s", l->number, fixed[f].name);
+                ps.values[i] = fixed[f].value;
+            }
+            if (sp >= 0)
+                ps.values[sp] = split;
+            ck_assert_int_gt(ps.values[band], 0);
+            run(l, &ps, tall[s], &r);
+            ck_assert_msg(r.status == RUN_OK, "lesson %d in bands of %lld at %lldx%lldx%lld, SPLIT=%d: %s: %s",
+                          l->number, ps.values[band], tall[s].m, tall[s].n, tall[s].k, split,
+                          run_status_name(r.status), r.error.msg);
+            ck_assert(r.verify.ok);
+            run_result_free(&r);
+        }
+}
+END_TEST
+
 static const struct lesson *broken(struct lesson_set *set, int number)
 {
     const struct lesson *l = lesson_set_find(set, number);
@@ -454,6 +492,7 @@ static Suite *ladder_suite(void)
     tcase_add_loop_test(tc, test_lesson_params, 0, (int)lessons.count);
     tcase_add_loop_test(tc, test_local_memory, 0, (int)lessons.count);
     tcase_add_loop_test(tc, test_several_launches, 0, (int)lessons.count);
+    tcase_add_loop_test(tc, test_bands, 0, (int)lessons.count);
     tcase_add_test(tc, test_document_styles);
     suite_add_tcase(s, tc);
     tc = tcase_create("failures");
