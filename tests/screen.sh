@@ -368,7 +368,7 @@ check_absent "and nothing quit" "EXIT="
 keys g 1 2 Enter
 check "g 12 goes to lesson 12" "Lesson 12 \(13 of 18\)"
 keys g 9 9 Enter
-check "g 99: no such lesson, said in the prompt" "no lesson 99: the lessons are 0 to 16"
+check "g 99: no such lesson, said in the prompt" "no lesson 99: the lessons are 0 to 17"
 keys Escape
 check_gone "Esc cancels the prompt" "go to lesson"
 check "still at lesson 12" "Lesson 12 \(13 of 18\)"
