@@ -197,13 +197,15 @@ START_TEST(test_several_launches)
 }
 END_TEST
 
-/* A lesson that deals its work-groups out in bands of BAND rows of tiles (lesson 17): with
-   64 x 64 tiles, at sizes of 11 and 17 rows of tiles, a full band and a partial one, and two
-   full bands and a partial one, every tile of C computed once, with and without a split. */
+/* A lesson that can deal its work-groups out in bands of BAND rows of tiles (lesson 17), with
+   BAND at its largest allowed value and 64 x 64 tiles: at sizes of 11 and 17 rows of tiles, a
+   full band and a partial one, and two full bands and a partial one, and at 10 rows of whole
+   tiles with K = 44, whole steps then a partial one (K % 8 = 4): every tile of C computed
+   once, with and without a split. */
 START_TEST(test_bands)
 {
     const struct lesson *l = &lessons.items[_i];
-    static const struct gemm_size tall[] = { { 700, 300, 40 }, { 1050, 200, 72 } };
+    static const struct gemm_size tall[] = { { 700, 300, 40 }, { 1050, 200, 72 }, { 640, 128, 44 } };
     static const struct { const char *name; long long value; } fixed[] = {
         { "TSM", 64 }, { "TSN", 64 }, { "WM", 32 }, { "WIM", 4 },
     };
@@ -224,6 +226,9 @@ START_TEST(test_bands)
             }
             if (sp >= 0)
                 ps.values[sp] = split;
+            for (size_t v = 0; v < l->params[band].nvalues; v++)
+                if (l->params[band].values[v] > ps.values[band])
+                    ps.values[band] = l->params[band].values[v];
             ck_assert_int_gt(ps.values[band], 0);
             run(l, &ps, tall[s], &r);
             ck_assert_msg(r.status == RUN_OK, "lesson %d in bands of %lld at %lldx%lldx%lld, SPLIT=%d: %s: %s",
