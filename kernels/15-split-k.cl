@@ -74,9 +74,9 @@
  * width: a group's range of k is a matrix of KZ columns inside A's rows of
  * K), zeros outside it; c is a multiple of 4. A float4 load needs an address
  * that is a multiple of 16 bytes. When ld and cols are multiples of 4, every
- * row starts on such an address (P itself does: it moves by multiples of
- * TSK floats) and so does every c, and a vector that starts inside a row
- * ends inside it. Otherwise the four floats are read one by one, each
+ * row starts on such an address (P itself does: A moves by kbeg, a multiple
+ * of TSK, B by kbeg*N, a multiple of 4 when N is) and so does every c, and
+ * a vector that starts inside a row ends inside it. Otherwise the four floats are read one by one, each
  * checked. The test has the same outcome in the whole grid; work-items
  * differ only in the edge tests, and only at the edges.
  */

@@ -10,25 +10,29 @@
  * A step of lesson 15 is TSK values of k: per work-item WPTM*WPTN*TSK FMAs,
  * and around them the loads of the next step's tiles (each tested against
  * the edges of A and B), the stores into local memory, a barrier, and the
- * buffer's index, t % 2, in every address of local memory. Three changes,
- * each behind a switch (0 takes it out, for comparison):
+ * buffer's index, t % 2, in the address arithmetic of local memory. Two
+ * changes, each behind a switch (0 takes it out, for comparison), and a
+ * third, tried and left off:
  *
  *   WHOLE = 1  a group whose tile, and the step's TSK values of k, lie
- *              wholly inside A and B (every group but those at the edges,
- *              when K and N are multiples of 4) loads its float4s without
- *              testing each against the edges, at addresses whose part
- *              that does not change from step to step is computed once;
+ *              wholly inside A and B (when K and N are multiples of 4:
+ *              every group but those at the edges, every step but a
+ *              partial last one) loads its float4s without testing each
+ *              against the edges, at addresses written so that the part
+ *              that does not change from step to step can be computed
+ *              once;
  *   TWO = 1    the loop makes two steps per trip, one on each buffer, so
- *              that the buffer of each is a constant and its addresses
- *              need no arithmetic at run time;
- *   BAND = 8   the groups are numbered in bands of BAND rows of tiles, so
- *              that the groups running at once share rows of A and columns
- *              of B in the L2 cache (0: lesson 15's order, row by row).
+ *              that the buffer of each is a constant the compiler can fold
+ *              into the addresses;
+ *   BAND = 8   (0 by default) the groups are numbered in bands of BAND
+ *              rows of tiles, so that the groups running at once share
+ *              rows of A and columns of B in the L2 cache; measured, it
+ *              made no difference on an H200 (doc/results.md).
  *
- * The lesson's rules choose, for large outputs, tiles of 256 x 128 with
- * blocks of 16 x 8 per work-item: 128 FMAs for 6 float4 reads of local
- * memory per k where lesson 15's 8 x 8 blocks make 64 for 4, at the price
- * of one group per compute unit.
+ * The lesson's rules choose tiles of 256 x 128 with blocks of 16 x 8 per
+ * work-item wherever the output has enough of them: 128 FMAs for 6 float4
+ * reads of local memory per k where lesson 15's 8 x 8 blocks make 64 for
+ * 4, at the price of one group per compute unit.
  *
  * Everything else, the split and its second kernel, the warp tiles, the
  * copies into local memory, the float4 reads and stores, is lesson 15's.
@@ -87,9 +91,9 @@
  * width: a group's range of k is a matrix of KZ columns inside A's rows of
  * K), zeros outside it; c is a multiple of 4. A float4 load needs an address
  * that is a multiple of 16 bytes. When ld and cols are multiples of 4, every
- * row starts on such an address (P itself does: it moves by multiples of
- * TSK floats) and so does every c, and a vector that starts inside a row
- * ends inside it. Otherwise the four floats are read one by one, each
+ * row starts on such an address (P itself does: A moves by kbeg, a multiple
+ * of TSK, B by kbeg*N, a multiple of 4 when N is) and so does every c, and
+ * a vector that starts inside a row ends inside it. Otherwise the four floats are read one by one, each
  * checked. The test has the same outcome in the whole grid; work-items
  * differ only in the edge tests, and only at the edges.
  */
@@ -154,10 +158,12 @@ void fetch(float4 *anext, float4 *bnext,
 #if WHOLE
     /* The group's tile and this step inside A and B, and every row of
        both starting on a multiple of 16 bytes: no edge tests. The index of
-       a float4 is a part fixed for the whole loop (the compiler computes it
-       once) plus k0/4 or k0*N/4. Computed as lesson 15's, (r*K + k0 + c)/4,
-       the division of a sum that changes at every step is done again at
-       every step. The test is the same for the whole group. */
+       a float4 is a part fixed for the whole loop (which the compiler may
+       compute once) plus k0/4 or k0*N/4, in unsigned arithmetic: every
+       value is at least 0, and a shift by 2 divides it by 4 (a signed
+       division needs a correction for negative values). Lesson 15's
+       (r*K + k0 + c)/4 divides a sum that changes at every step. The test
+       is the same for the whole group: its warps do not diverge. */
     if (row0 + TSM <= M && col0 + TSN <= N && k0 + TSK <= KZ && K % 4 == 0 && N % 4 == 0) {
         const __global float4 *A4 = (const __global float4 *)A;
         const __global float4 *B4 = (const __global float4 *)B;
@@ -282,8 +288,9 @@ void gemm_lean(const int M, const int N, const int K,
     const int am = (warp / WTN) * (WM / 4) + lr;
     const int bn = (warp % WTN) * (WN / 4) + lc;
 #if BAND > 0
-    /* The groups of the first two dimensions taken in the order the GPU
-       starts them (x fastest, then y) and dealt out band by band: a band is
+    /* The groups of the first two dimensions taken in the order of their
+       numbers (x fastest, then y), the order in which NVIDIA's GPUs are
+       commonly taken to start them, and dealt out band by band: a band is
        BAND rows of tiles (the last one fewer), walked column by column, so
        that the groups running at once cover a few columns of tiles over
        BAND rows rather than whole rows of tiles. */
