@@ -209,30 +209,30 @@ START_TEST(test_bands)
     static const struct { const char *name; long long value; } fixed[] = {
         { "TSM", 64 }, { "TSN", 64 }, { "WM", 32 }, { "WIM", 4 },
     };
-    int band = lesson_param_index(l, "BAND");
+    int band = lesson_param_index(l, "BAND"), split = lesson_param_index(l, "SPLIT");
+    struct param_set base;
 
     if (band < 0)
         return;
-    for (int split = 1; split <= 2; split++)
+    param_set_defaults(l, &base);
+    for (size_t f = 0; f < sizeof fixed / sizeof fixed[0]; f++) {
+        int i = lesson_param_index(l, fixed[f].name);
+        ck_assert_msg(i >= 0, "lesson %d has BAND but no %s", l->number, fixed[f].name);
+        base.values[i] = fixed[f].value;
+    }
+    for (size_t v = 0; v < l->params[band].nvalues; v++)
+        if (l->params[band].values[v] > base.values[band])
+            base.values[band] = l->params[band].values[v];
+    ck_assert_int_gt(base.values[band], 0);
+    for (int sp = 1; sp <= 2; sp++)
         for (size_t s = 0; s < sizeof tall / sizeof tall[0]; s++) {
-            struct param_set ps;
+            struct param_set ps = base;
             struct run_result r;
-            int sp = lesson_param_index(l, "SPLIT");
-            param_set_defaults(l, &ps);
-            for (size_t f = 0; f < sizeof fixed / sizeof fixed[0]; f++) {
-                int i = lesson_param_index(l, fixed[f].name);
-                ck_assert_msg(i >= 0, "lesson %d has BAND but no %s", l->number, fixed[f].name);
-                ps.values[i] = fixed[f].value;
-            }
-            if (sp >= 0)
-                ps.values[sp] = split;
-            for (size_t v = 0; v < l->params[band].nvalues; v++)
-                if (l->params[band].values[v] > ps.values[band])
-                    ps.values[band] = l->params[band].values[v];
-            ck_assert_int_gt(ps.values[band], 0);
+            if (split >= 0)
+                ps.values[split] = sp;
             run(l, &ps, tall[s], &r);
             ck_assert_msg(r.status == RUN_OK, "lesson %d in bands of %lld at %lldx%lldx%lld, SPLIT=%d: %s: %s",
-                          l->number, ps.values[band], tall[s].m, tall[s].n, tall[s].k, split,
+                          l->number, ps.values[band], tall[s].m, tall[s].n, tall[s].k, sp,
                           run_status_name(r.status), r.error.msg);
             ck_assert(r.verify.ok);
             run_result_free(&r);
