@@ -288,6 +288,16 @@ int geometry_compute(const struct lesson *l, const struct param_set *ps, struct 
                                                       "smaller size or parameters");
             return -1;
         }
+        if (l->scratch_zero) {
+            if (eval(l->scratch_zero, &st, &g->scratch_zero, e) < 0)
+                return -1;
+            if (g->scratch_zero < 0 || g->scratch_zero > g->scratch) {
+                error_set(e, "scratch-zero (%s) is %lld floats at %lldx%lldx%lld, the scratch buffer %lld: it must "
+                             "name a part of the buffer, from 0 to all of it", l->scratch_zero, g->scratch_zero,
+                          g->run.m, g->run.n, g->run.k, g->scratch);
+                return -1;
+            }
+        }
     }
     for (size_t i = 0; i < l->nlaunches; i++)
         if (compute_launch(l, i, &st, g, e) < 0)

@@ -43,6 +43,8 @@ struct geometry {
     size_t nlaunches;           /* 0 for a host lesson */
     long long scratch;          /* floats of the scratch buffer (argument W); 0: none, or the
                                    scratch line is 0 at this size */
+    long long scratch_zero;     /* its first floats that start at 0 (scratch-zero), at most
+                                   scratch; 0: none */
 };
 
 /* Parameter values in the lesson's order. */

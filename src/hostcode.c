@@ -297,6 +297,15 @@ static void emit_buffers(struct out *o, const struct lesson *l, const struct geo
         emit(o, "    cl_mem w_buf = clCreateBuffer(context, CL_MEM_READ_WRITE, %zu, NULL, &err);\n"
                 "    CHECK(err);\n", (size_t)(g->scratch > 0 ? g->scratch : 1) * f);
     }
+    if (has_arg(l, g, ARG_W) && g->scratch_zero > 0) {
+        emit(o, "    /* Its first ");
+        emit_expr(o, l->scratch_zero);
+        emit(o, " = %lld floats (scratch-zero) are counters that the kernels\n"
+                "       find at 0 (all bits 0: an int 0) and set back to 0 when done. */\n"
+                "    const cl_uint zero = 0;\n"
+                "    CHECK(clEnqueueFillBuffer(queue, w_buf, &zero, sizeof zero, 0, %zu, 0, NULL, NULL));\n",
+             g->scratch_zero, (size_t)g->scratch_zero * f);
+    }
 }
 
 /* The arguments of launch k, in its kernel's order. */

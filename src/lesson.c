@@ -594,6 +594,8 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         return parse_args(r, value, &l->launch[0]);
     if (strcmp(key, "scratch") == 0)
         return parse_one(r, value, &l->scratch);
+    if (strcmp(key, "scratch-zero") == 0)
+        return parse_one(r, value, &l->scratch_zero);
     if (strcmp(key, "order") == 0) {
         if (strcmp(value, "row-major") == 0)
             l->column_major = false;
@@ -785,6 +787,11 @@ static int check_launches(struct reader *r)
         r->line = key_line(r, "scratch");
         return bad(r, "%s", "a scratch buffer that no launch takes: pass it with the argument W");
     }
+    if (l->scratch_zero && !l->scratch) {
+        r->line = key_line(r, "scratch-zero");
+        return bad(r, "%s", "scratch-zero names the first floats of the scratch buffer, and the header has no "
+                            "scratch line giving its size");
+    }
     return 0;
 }
 
@@ -963,6 +970,7 @@ void lesson_free(struct lesson *l)
     for (size_t i = 0; i < LESSON_MAX_LAUNCHES; i++)
         launch_free(&l->launch[i]);
     free(l->scratch);
+    free(l->scratch_zero);
     for (size_t i = 0; i < l->nparams; i++) {
         free(l->params[i].name);
         free(l->params[i].values);

@@ -99,6 +99,8 @@ struct lesson {
     struct lesson_launch launch[LESSON_MAX_LAUNCHES];
     size_t nlaunches;           /* 0 for a host lesson */
     char *scratch;              /* floats of the scratch buffer (argument W); NULL: none */
+    char *scratch_zero;         /* its first floats that start at 0, not NaN (counters a
+                                   kernel keeps and sets back to 0); NULL: none */
     bool column_major;
     bool b_transposed;
     bool square;

@@ -917,6 +917,66 @@ static int set_args(struct lesson_runner *lr, struct error *e)
     return 0;
 }
 
+/* The first floats of the scratch buffer that the lesson's scratch-zero line names, set to 0
+   (all bits 0: an int 0 as well), waited for. Its kernels keep counters there and set each
+   back to 0 when they are done with it, so that the next run finds them at 0; a partial
+   launch (a probe) leaves some counted and not set back, and is followed by this. */
+static int zero_counters(struct lesson_runner *lr, struct error *e)
+{
+    struct workspace *w = lr->base.w;
+    const cl_uint zero = 0;
+    cl_int rc;
+
+    if (lr->g.scratch_zero <= 0)
+        return 0;
+    rc = clEnqueueFillBuffer(w->cl->queue, w->dW, &zero, sizeof zero, 0, (size_t)lr->g.scratch_zero * sizeof zero,
+                             0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clFinish(w->cl->queue);
+    if (rc != CL_SUCCESS) {
+        clerror_set(e, "clEnqueueFillBuffer", rc);
+        error_prefix(e, "the scratch buffer's counters (scratch-zero)");
+        return -1;
+    }
+    return 0;
+}
+
+/* After a whole run, the counters are at 0 again: a kernel that leaves one counted would
+   find it wrong in the next run, where the result could silently be the run before's. */
+static int check_counters(struct lesson_runner *lr, struct error *e)
+{
+    struct workspace *w = lr->base.w;
+    size_t n = (size_t)lr->g.scratch_zero, left = 0, first = 0;
+    cl_uint *v;
+    cl_int rc;
+
+    if (lr->g.scratch_zero <= 0)
+        return 0;
+    v = xcalloc(n, sizeof *v);
+    rc = clEnqueueReadBuffer(w->cl->queue, w->dW, CL_TRUE, 0, n * sizeof *v, v, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        free(v);
+        clerror_set(e, "clEnqueueReadBuffer", rc);
+        error_prefix(e, "the scratch buffer's counters (scratch-zero)");
+        return -1;
+    }
+    for (size_t i = n; i-- > 0;)
+        if (v[i] != 0) {
+            left++;
+            first = i;
+        }
+    if (left) {
+        error_set(e, "after a run, %zu of the %zu counters at the start of the scratch buffer (scratch-zero) %s not "
+                     "0, the first at float %zu (%u): a kernel that counts there must set each counter back to 0 "
+                     "when it is done with it, so that the next run starts from 0 (lessons/FORMAT)",
+                  left, n, left == 1 ? "is" : "are", first, v[first]);
+        free(v);
+        return -1;
+    }
+    free(v);
+    return 0;
+}
+
 /* The scratch buffer of the lesson at this size (lessons/FORMAT: scratch), in the workspace,
    filled with NaN so that a part of it that a launch reads before any launch wrote it fails
    verification. Not timed: it is allocated and filled before the first launch. A scratch line
@@ -943,7 +1003,7 @@ static enum prepare_result load_scratch(struct lesson_runner *lr, struct error *
         error_prefix(e, "the scratch buffer");
         return FAILED;
     }
-    return PREPARED;
+    return zero_counters(lr, e) < 0 ? FAILED : PREPARED;
 }
 
 int measure_check_indices(const struct geometry *g, struct error *e)
@@ -1126,9 +1186,14 @@ static int device_launch_part(struct runner *self, size_t dim, size_t groups, do
     struct lesson_runner *lr = (struct lesson_runner *)self;
     size_t global[LESSON_MAX_DIMS];
 
+    int rc;
+
     memcpy(global, lr->g.launch[0].global, sizeof global);
     global[dim] = groups * lr->g.launch[0].local[dim];
-    return enqueue_run(lr, global, seconds, e);
+    rc = enqueue_run(lr, global, seconds, e);
+    if (rc == 0 && zero_counters(lr, e) < 0)
+        rc = -1;
+    return rc;
 }
 
 /* count runs back to back, every launch of each, waited for once at the end. */
@@ -1160,6 +1225,8 @@ static int device_batch(struct runner *self, int count, double *seconds, struct 
 static int device_fetch(struct runner *self, struct error *e)
 {
     struct lesson_runner *lr = (struct lesson_runner *)self;
+    if (check_counters(lr, e) < 0)
+        return -1;
     return workspace_fetch(self->w, &lr->c, e);
 }
 

@@ -208,6 +208,11 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
         put_text(out, l->scratch, false);
         fprintf(out, " floats (argument W)\n");
     }
+    if (l->scratch_zero) {
+        fprintf(out, "Scratch zero: ");
+        put_text(out, l->scratch_zero, false);
+        fprintf(out, " floats at its start, counters that start at 0\n");
+    }
     for (size_t i = 0; i < l->nparams; i++) {
         fprintf(out, "%s %s = %lld (allowed:", l->params[i].is_switch ? "Switch" : "Parameter", l->params[i].name,
                 l->params[i].def);

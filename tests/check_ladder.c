@@ -299,6 +299,13 @@ START_TEST(test_broken_kernels)
         run_result_free(&r);
         workspace_free(&w);
     }
+    /* Lesson 99 computes C right but leaves its counters in the scratch buffer counted: an
+       error that names them, not a result that the next run would silently keep. */
+    run(broken(&set, 99), NULL, small, &r);
+    ck_assert_int_eq(r.status, RUN_ERROR);
+    ck_assert_msg(strstr(r.error.msg, "counters at the start of the scratch buffer (scratch-zero) are not 0") != NULL,
+                  "%s", r.error.msg);
+    run_result_free(&r);
     /* Lesson 94 asks for a work-group larger than any device allows: refused with figures. */
     run(broken(&set, 94), NULL, small, &r);
     ck_assert_int_eq(r.status, RUN_REFUSED);

@@ -402,6 +402,8 @@ END_TEST
 
 START_TEST(test_geometry_launch_refusals)
 {
+    struct geometry g;
+
     /* A further launch's bad values are refused as the first's are, naming the launch. */
     parse(HEADER "args: M N K A B C\nglobal: M\nthen: two\nthen-args: C\nthen-global: M - 100\n---\n");
     compute_fails(size(64, 64, 64), "of launch 2 (then: two) is -36");
@@ -414,6 +416,17 @@ START_TEST(test_geometry_launch_refusals)
     compute_fails(size(16384, 16384, 1), "more than the kernels' int indices reach");
     parse(HEADER "args: M N K A B C W\nglobal: M\nscratch: 10 - M\n---\n");
     compute_fails(size(64, 64, 64), "is -54 floats");
+    /* Its counters (scratch-zero) a part of it, from none to all of it. */
+    parse(HEADER "args: M N K A B C W\nglobal: M\nscratch: M * N + 4\nscratch-zero: M + N\n---\n");
+    compute_ok(size(6, 5, 1), &g);
+    ck_assert_int_eq(g.scratch, 34);
+    ck_assert_int_eq(g.scratch_zero, 11);
+    compute_ok(size(1, 1, 1), &g);
+    ck_assert_int_eq(g.scratch_zero, 2);
+    parse(HEADER "args: M N K A B C W\nglobal: M\nscratch: M\nscratch-zero: M + 1\n---\n");
+    compute_fails(size(64, 64, 64), "scratch-zero (M + 1) is 65 floats at 64x64x64, the scratch buffer 64");
+    parse(HEADER "args: M N K A B C W\nglobal: M\nscratch: M\nscratch-zero: 0 - M\n---\n");
+    compute_fails(size(64, 64, 64), "is -64 floats");
 }
 END_TEST
 

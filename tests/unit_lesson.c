@@ -994,6 +994,12 @@ START_TEST(test_lesson_launch_errors)
                 "a scratch buffer that no launch takes");
     parse_fails(split_lesson_with(6, "args: M N K A B C X\n"), 6, "expected M, N, K, A, B, C, W,");
     parse_fails(split_lesson_with(10, "scratch: 1\nscratch: 2\n"), 11, "\"scratch\" is given twice");
+    /* Counters at the start of the scratch buffer: only with one, once. */
+    parse_fails(scratch_replace_line(scratch_replace_line(split_lesson_with(6, "args: M N K A B C\n"), 10,
+                                                          "scratch-zero: M\n"), 12, "then-args: M N C\n"),
+                10, "scratch-zero names the first floats of the scratch buffer, and the header has no scratch line");
+    parse_fails(split_lesson_with(10, "scratch: 4 * M\nscratch-zero: M\nscratch-zero: N\n"), 12,
+                "\"scratch-zero\" is given twice");
     /* Their expressions are checked as the others, at their lines. */
     parse_fails(split_lesson_with(15, "then-when: SPLITS > 1\n"), 15, "unknown name");
     parse_fails(split_lesson_with(10, "scratch: M * (N\n"), 10, "')'");

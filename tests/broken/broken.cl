@@ -83,3 +83,22 @@ __kernel void one_item_doubled(const int M, const int N, const int K,
         acc += acc;                     /* the bug: one work-item of each group counts twice */
     C[row * N + col] = acc;
 }
+
+/* Right product, wrong bookkeeping: the first work-item of each group counts the group in a
+   counter of the scratch buffer and never sets it back to 0, as a split-K kernel that adds
+   in its last group must. The next run would find the counters counted. */
+__kernel void counter_kept(const int M, const int N, const int K,
+                           const __global float *A, const __global float *B, __global float *C,
+                           __global float *W)
+{
+    const int row = get_global_id(0), col = get_global_id(1);
+    float acc = 0.0f;
+
+    if (get_local_id(0) == 0 && get_local_id(1) == 0)
+        atomic_inc((volatile __global int *)W + get_group_id(0) * get_num_groups(1) + get_group_id(1));
+    if (row >= M || col >= N)
+        return;
+    for (int k = 0; k < K; k++)
+        acc += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = acc;
+}
