@@ -121,15 +121,17 @@ compile_case 13 97x61x35 --param TSK=16
 compile_case 15 1000 --param SPLIT=3
 compile_case 15 100x70x300 --param SPLIT=1
 
-# run_case LESSON MA NA KA MP NP KP A_AT B_AT C_AT: the code of lesson LESSON at MAxNAxKA
-# (MPxNPxKP after padding) built with the harness and run on the first OpenCL device.
-# A_AT(i, p), B_AT(p, j) and C_AT(i, j) say where the elements are, as the generated
-# function's comment must say it.
+# run_case LESSON MA NA KA MP NP KP A_AT B_AT C_AT [--param X=V]...: the code of lesson
+# LESSON at MAxNAxKA (MPxNPxKP after padding) built with the harness and run on the first
+# OpenCL device. A_AT(i, p), B_AT(p, j) and C_AT(i, j) say where the elements are, as the
+# generated function's comment must say it.
 run_case() {
-    lesson=$1
-    name="lesson $lesson at $2x$3x$4 runs and computes C = A B"
-    "$tutor" --show "$lesson" --host-code --size "$2x$3x$4" >"$tmp/run$lesson.c" 2>"$tmp/err" || { not_ok "$name"; return; }
-    for at in "A(i, p) at a[$8]" "B(p, j) at b[$9]" "C(i, j) at c[${10}]"; do
+    lesson=$1 ma=$2 na=$3 ka=$4 mp=$5 np=$6 kp=$7 a_at=$8 b_at=$9 c_at=${10}
+    shift 10
+    name="lesson $lesson at ${ma}x${na}x${ka}${*:+ $*} runs and computes C = A B"
+    "$tutor" --show "$lesson" --host-code --size "${ma}x${na}x${ka}" "$@" >"$tmp/run$lesson.c" 2>"$tmp/err" ||
+        { not_ok "$name"; return; }
+    for at in "A(i, p) at a[$a_at]" "B(p, j) at b[$b_at]" "C(i, j) at c[$c_at]"; do
         if ! grep -Fq "$at" "$tmp/run$lesson.c"; then
             echo "the comment does not say: $at" >"$tmp/err"
             not_ok "$name"
@@ -138,9 +140,9 @@ run_case() {
     done
     kernel=$(sed -n 's/^kernel: //p' "$top_srcdir"/lessons/"$(printf %02d "$lesson")"-*.lesson)
     { cat "$tmp/run$lesson.c"
-      printf '#define RUN run_lesson_%s\n#define MA %s\n#define NA %s\n#define KA %s\n' "$lesson" "$2" "$3" "$4"
-      printf '#define MP %s\n#define NP %s\n#define KP %s\n' "$5" "$6" "$7"
-      printf '#define A_AT(i, p) (%s)\n#define B_AT(p, j) (%s)\n#define C_AT(i, j) (%s)\n' "$8" "$9" "${10}"
+      printf '#define RUN run_lesson_%s\n#define MA %s\n#define NA %s\n#define KA %s\n' "$lesson" "$ma" "$na" "$ka"
+      printf '#define MP %s\n#define NP %s\n#define KP %s\n' "$mp" "$np" "$kp"
+      printf '#define A_AT(i, p) (%s)\n#define B_AT(p, j) (%s)\n#define C_AT(i, j) (%s)\n' "$a_at" "$b_at" "$c_at"
       cat "$tmp/harness.c"; } >"$tmp/runwhole$lesson.c"
     if ! "$cc" -std=c99 -o "$tmp/run$lesson" "$tmp/runwhole$lesson.c" -lOpenCL -lm 2>"$tmp/err"; then
         echo "SKIP: $name: the OpenCL library does not link"
@@ -160,6 +162,10 @@ run_case 9 100 90 20 128 128 32 'i + p * 128' 'j + p * 128' 'i + j * 128'
 run_case 13 97 61 35 97 61 35 'i * 35 + p' 'p * 61 + j' 'i * 61 + j'
 # Lesson 15: two launches and a scratch buffer; M*N = 5917 is odd: the sum in plain floats.
 run_case 15 97 61 35 97 61 35 'i * 35 + p' 'p * 61 + j' 'i * 61 + j'
+# Lesson 18: one launch that counts its groups in at the start of the scratch buffer, which
+# must start at 0 (scratch-zero); split 3 ways over 4 tiles of 64 x 64.
+run_case 18 100 70 300 100 70 300 'i * 300 + p' 'p * 70 + j' 'i * 70 + j' --param TSM=64 --param TSN=64 --param LAST=1 \
+    --param WM=32 --param WIM=4 --param SPLIT=3
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1

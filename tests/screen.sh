@@ -306,14 +306,14 @@ for geometry in "80 24" "120 40"; do
     check "a runs every lesson" "all lessons: [0-9]+ of"
     wait_for "CLBlast \\(def[^ ]* +[^ ]+ [0-9.]+" 240 >/dev/null
     check_gone "the series ends" "all lessons: [0-9]+ of"
-    # At 120x40 every lesson of the set (0 to 17) and CLBlast have a bar; at 80x24 the pane
+    # At 120x40 every lesson of the set (0 to 18) and CLBlast have a bar; at 80x24 the pane
     # holds two bars fewer, and those left out are the farthest from the current lesson (5).
     if [ "$geometry" = "80 24" ]; then
         all_bars "every lesson but the two farthest from the current and CLBlast have a bar at 80x24" \
             "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 ref "
     else
         all_bars "every lesson and CLBlast have a bar at ${geometry% *}x${geometry#* }" \
-            "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 ref "
+            "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 ref "
     fi
     # Lessons 2 to 4, a side branch, marked beside the main ladder; the legend names it.
     check "the side branch's bars are marked at ${geometry% *}x${geometry#* }" " 2┆One row of C"
@@ -353,7 +353,7 @@ keys v +
 check "+ goes to 128" "Lesson 5 \(6 of 18\).*128"
 keys -
 check "- comes back to 64" "Lesson 5 \(6 of 18\).*64"
-all_bars "+ then - keeps the ladder measured at 64" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 ref "
+all_bars "+ then - keeps the ladder measured at 64" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 ref "
 keys Escape
 check "Esc on the screen says how to quit" "Esc closes windows and prompts; q quits"
 keys Escape n
@@ -368,7 +368,7 @@ check_absent "and nothing quit" "EXIT="
 keys g 1 2 Enter
 check "g 12 goes to lesson 12" "Lesson 12 \(13 of 18\)"
 keys g 9 9 Enter
-check "g 99: no such lesson, said in the prompt" "no lesson 99: the lessons are 0 to 17"
+check "g 99: no such lesson, said in the prompt" "no lesson 99: the lessons are 0 to 18"
 keys Escape
 check_gone "Esc cancels the prompt" "go to lesson"
 check "still at lesson 12" "Lesson 12 \(13 of 18\)"
