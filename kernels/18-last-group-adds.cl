@@ -454,9 +454,11 @@ void gemm_last_adds(const int M, const int N, const int K,
         }
     }
 
-    /* Set back to 0 for the next run: every group of the tile has counted. */
+    /* Set back to 0 for the next run: every group of the tile has counted.
+       An atomic, as the counting was: a plain store beside other groups'
+       atomics is a race in the language's terms, if not on the GPU. */
     if (tid == 0)
-        *count = 0;
+        atomic_xchg(count, 0);
 #endif
 #endif
 }
