@@ -942,7 +942,8 @@ static int zero_counters(struct lesson_runner *lr, struct error *e)
 }
 
 /* After a whole run, the counters are at 0 again: a kernel that leaves one counted would
-   find it wrong in the next run, where the result could silently be the run before's. */
+   find it wrong in the next run, where the result could silently be the run before's.
+   Checked with each fetch of C: after the verified first run and after the timed runs. */
 static int check_counters(struct lesson_runner *lr, struct error *e)
 {
     struct workspace *w = lr->base.w;
