@@ -28,6 +28,13 @@ export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$tmp}/.cache}/pocl/kcache}"
 export XDG_CACHE_HOME="$tmp/cache"
 "$tutor" --devices >/dev/null 2>&1 || { echo "SKIP: no OpenCL device"; exit 77; }
+# The lessons of the set, as --list numbers them: the title counts them ("6 of N"), the
+# prompt of g names the first and last, and at 120x40 each has a bar.
+numbers=$("$tutor" --list | awk 'NR > 1 && $1 ~ /^[0-9]+$/ { printf "%s ", $1 }')
+count=$(echo $numbers | wc -w)
+lastlesson=${numbers% }
+lastlesson=${lastlesson##* }
+[ "$count" -gt 13 ] || { echo "FAIL: --list shows $count lessons"; exit 1; }
 passed=0
 failed=0
 
@@ -101,7 +108,7 @@ check_restored() {
 
 # ---- a lesson at a small size ----
 start 100 30 --lesson 5 --size 128 $device
-check "title names the lesson" "Lesson 5 \\(6 of 18\\): Tiling in local memory"
+check "title names the lesson" "Lesson 5 \\(6 of $count\\): Tiling in local memory"
 check "lesson text" "Lesson 5: "
 check "work-group layout figures" "work-items|work-group"
 check "a verified GFLOPS figure" "latest [0-9][0-9.]* +median [0-9][0-9.]*"
@@ -111,14 +118,14 @@ check "Tab shows the source" "__kernel|__local"
 keys c
 check "c shows the diff from the previous lesson" "diff from lesson 4"
 keys c n
-check "n goes to lesson 6" "Lesson 6 \\(7 of 18\\)"
+check "n goes to lesson 6" "Lesson 6 \\(7 of $count\\)"
 check "its GFLOPS" "latest [0-9][0-9.]* +median"
 keys +
-check "+ doubles the size" "Lesson 6 \\(7 of 18\\).*256"
+check "+ doubles the size" "Lesson 6 \\(7 of $count\\).*256"
 keys p
-check "p goes back" "Lesson 5 \\(6 of 18\\)"
+check "p goes back" "Lesson 5 \\(6 of $count\\)"
 keys 9
-check "a digit jumps to that lesson" "Lesson 9 \\(10 of 18\\)"
+check "a digit jumps to that lesson" "Lesson 9 \\(10 of $count\\)"
 keys t
 check "t opens the parameters" "Lesson 9 parameters"
 keys Right
@@ -141,7 +148,7 @@ check "measured at that size" "latest [0-9][0-9.]* +median"
 tm resize-window -t t -x 70 -y 20
 check "too small below 80x24" "terminal too small: have 70x20, need 80x24"
 tm resize-window -t t -x 80 -y 24
-check "recovers at 80x24" "Lesson 9 \\(10 of 18\\)"
+check "recovers at 80x24" "Lesson 9 \\(10 of $count\\)"
 tm resize-window -t t -x 200 -y 50
 check "uses a large terminal: text and source together" "__kernel|__local"
 check "and the text" "Lesson 9: "
@@ -162,7 +169,7 @@ else
     not_ok "the state file remembers lesson and size"
 fi
 start 100 30 $device
-check "a new run starts where the last ended" "Lesson 9 \\(10 of 18\\).*100x70x30"
+check "a new run starts where the last ended" "Lesson 9 \\(10 of $count\\).*100x70x30"
 keys C-c
 check_restored "Ctrl-C" 0
 
@@ -170,7 +177,7 @@ check_restored "Ctrl-C" 0
 # A state of its own: the run before set the one the next sections start from.
 export XDG_STATE_HOME="$tmp/state-host"
 start 100 40 --lesson 0 --size 64 $device
-check "the host lesson" "Lesson 0 \\(1 of 18\\)"
+check "the host lesson" "Lesson 0 \\(1 of $count\\)"
 keys End
 check "its explanation ends with its sources line" "000 \\(numpy as the CPU figure to"
 check "then each document cited, with its author and address" \
@@ -187,12 +194,12 @@ export XDG_STATE_HOME="$tmp/state"
 
 # ---- signals and crashes ----
 start 100 30 --lesson 1 --size 64 $device
-check "started for SIGTERM" "Lesson 1 \\(2 of 18\\)"
+check "started for SIGTERM" "Lesson 1 \\(2 of $count\\)"
 check "measuring before SIGTERM" "latest [0-9]"
 kill -TERM "$(cat "$tmp/pid")"
 check_restored "SIGTERM" 0
 start 100 30 --lesson 1 --size 64 $device
-check "started for a crash" "Lesson 1 \\(2 of 18\\)"
+check "started for a crash" "Lesson 1 \\(2 of $count\\)"
 # Paused first: a compiler inside the OpenCL implementation (POCL's LLVM) catches SIGSEGV
 # on its own thread while it builds, and would take this one for a crash of the build.
 keys Space
@@ -272,8 +279,8 @@ check_gone "w again stops it" "Sweep: lesson 5"
 keys q
 check_restored "q after tuning" 0
 start 100 30 --demo=1 --lesson 1 --size 64 $device
-check "--demo shows it" "\[demo\].*Lesson 1 \\(2 of 18\\)"
-check "and moves on by itself" "\[demo\].*Lesson 2 \\(3 of 18"
+check "--demo shows it" "\[demo\].*Lesson 1 \\(2 of $count\\)"
+check "and moves on by itself" "\[demo\].*Lesson 2 \\(3 of $count"
 keys x
 check_gone "a key ends the presentation" "\[demo\]"
 keys q
@@ -306,14 +313,14 @@ for geometry in "80 24" "120 40"; do
     check "a runs every lesson" "all lessons: [0-9]+ of"
     wait_for "CLBlast \\(def[^ ]* +[^ ]+ [0-9.]+" 240 >/dev/null
     check_gone "the series ends" "all lessons: [0-9]+ of"
-    # At 120x40 every lesson of the set (0 to 18) and CLBlast have a bar; at 80x24 the pane
+    # At 120x40 every lesson of the set (all of --list) and CLBlast have a bar; at 80x24 the pane
     # holds two bars fewer, and those left out are the farthest from the current lesson (5).
     if [ "$geometry" = "80 24" ]; then
         all_bars "every lesson but the two farthest from the current and CLBlast have a bar at 80x24" \
             "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 ref "
     else
         all_bars "every lesson and CLBlast have a bar at ${geometry% *}x${geometry#* }" \
-            "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 ref "
+            "${numbers}ref "
     fi
     # Lessons 2 to 4, a side branch, marked beside the main ladder; the legend names it.
     check "the side branch's bars are marked at ${geometry% *}x${geometry#* }" " 2┆One row of C"
@@ -350,28 +357,28 @@ keys v
 check "v again: the speed-up over lesson 1" "Speed-up over lesson 1 at 64³, log scale"
 check_absent "the legend offers no log scale on a log scale" "v: log scale"
 keys v +
-check "+ goes to 128" "Lesson 5 \(6 of 18\).*128"
+check "+ goes to 128" "Lesson 5 \(6 of $count\).*128"
 keys -
-check "- comes back to 64" "Lesson 5 \(6 of 18\).*64"
-all_bars "+ then - keeps the ladder measured at 64" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 ref "
+check "- comes back to 64" "Lesson 5 \(6 of $count\).*64"
+all_bars "+ then - keeps the ladder measured at 64" "${numbers}ref "
 keys Escape
 check "Esc on the screen says how to quit" "Esc closes windows and prompts; q quits"
 keys Escape n
-check "Escape followed by n leaves the tutor running" "Lesson [56] \([67] of 18\)"
+check "Escape followed by n leaves the tutor running" "Lesson [56] \([67] of $count\)"
 tm send-keys -t t -H 1b 5b 39 39 3b 39 7e
 sleep 0.5
 tm send-keys -t t -H 1b 4f 5a
 sleep 0.5
 keys n
-check "unknown escape sequences are ignored" "Lesson [67] \([78] of 18\)"
+check "unknown escape sequences are ignored" "Lesson [67] \([78] of $count\)"
 check_absent "and nothing quit" "EXIT="
 keys g 1 2 Enter
-check "g 12 goes to lesson 12" "Lesson 12 \(13 of 18\)"
+check "g 12 goes to lesson 12" "Lesson 12 \(13 of $count\)"
 keys g 9 9 Enter
-check "g 99: no such lesson, said in the prompt" "no lesson 99: the lessons are 0 to 18"
+check "g 99: no such lesson, said in the prompt" "no lesson 99: the lessons are 0 to $lastlesson"
 keys Escape
 check_gone "Esc cancels the prompt" "go to lesson"
-check "still at lesson 12" "Lesson 12 \(13 of 18\)"
+check "still at lesson 12" "Lesson 12 \(13 of $count\)"
 keys q
 check_restored "q after the keys" 0
 
@@ -424,7 +431,7 @@ export XDG_STATE_HOME="$tmp/state"
 # H take each other's place; H again gives the kernel back.
 export XDG_STATE_HOME="$tmp/state-host"
 start 120 40 --lesson 9 --size 100x90x20 --param WPTM=4 $device
-check "ready for the host code" "Lesson 9 \(10 of 18\)"
+check "ready for the host code" "Lesson 9 \(10 of $count\)"
 keys '?'
 check "the help lists H" "H +the launch.s host code"
 keys Escape
@@ -454,7 +461,7 @@ export XDG_STATE_HOME="$tmp/state"
 # mark; the source pane's title keeps the size; the key line names the command that prints
 # the host code whole, with the size and the parameters that are not the defaults.
 start 80 24 --lesson 13 --size 160 --param TSK=16 $device
-check "the title at 80 columns, whole words and the size" "Lesson 13 \(14 of 18\): A fast row-major kernel for … │ 160³ │ …$"
+check "the title at 80 columns, whole words and the size" "Lesson 13 \(14 of $count\): A fast row-major kernel for … │ 160³ │ …$"
 keys H
 check "H at 80 columns: the command for the whole code" "H: back · whole: clmm-tutor --show 13 --host-code --size 160 --param TSK=16 *$"
 check "the host code's title keeps the size" "Host code.* 160³"
@@ -479,7 +486,7 @@ check "the title at 100 columns: whole parameters, then a mark" "│ 160³ │ T
 keys q
 check_restored "q after the title at 100 columns" 0
 start 80 24 --lesson 2 --size 64 $device
-check "a side branch's title at 80 columns" "Lesson 2 \(3 of 18, side branch\): One row of C per … │ 64³ │ …$"
+check "a side branch's title at 80 columns" "Lesson 2 \(3 of $count, side branch\): One row of C per … │ 64³ │ …$"
 keys q
 check_restored "q after the side branch's title" 0
 
@@ -494,7 +501,7 @@ check_restored "q in a set of three" 0
 
 # The diff marks removed lines with "-", without colours too.
 start 120 40 --lesson 13 --size 64 --no-color $device
-check "lesson 13" "Lesson 13 \(14 of 18\)"
+check "lesson 13" "Lesson 13 \(14 of $count\)"
 keys c
 check "the diff" "diff from lesson 12"
 check "removed lines carry a -" "(│|\|)- .*Lesson 12"
@@ -524,7 +531,7 @@ check "lesson 1 refused" "f runs it anyway"
 keys Space
 check "paused at lesson 1" "paused \(space resumes\)"
 keys n
-check "lesson 2, on a side branch" "Lesson 2 \(3 of 18, side branch: row per work-item\)"
+check "lesson 2, on a side branch" "Lesson 2 \(3 of $count, side branch: row per work-item\)"
 keys p
 check "back at lesson 1, its refusal shown" "f runs it anyway"
 check_absent "no figure for a lesson that was never measured" "latest 0 "
@@ -600,7 +607,7 @@ check "and each one's status" " 1  lesson 1 .* done +2 checks"
 keys Escape
 check_gone "Esc closes the list" "Exercises: Up/Down"
 keys b
-check "b goes back to the lessons, at the exercise's" "Lesson 1 \(2 of 18\)"
+check "b goes back to the lessons, at the exercise's" "Lesson 1 \(2 of $count\)"
 check "with the lessons' keys" "n/p lesson"
 keys X
 check "X in the lessons lists the exercises" "Exercises: Up/Down, Enter opens"
