@@ -369,16 +369,7 @@ void gemm_last_adds(const int M, const int N, const int K,
 
 #if SPLIT == 1
     /* One range: this group's tile is all of C's, written as in lesson 17. */
-    #pragma unroll
-    for (int g = 0; g < GM; g++) {
-        #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            #pragma unroll
-            for (int h = 0; h < GN; h++)
-                store4(C, M, N, row0 + 4 * (am + g * WIM) + i,
-                       col0 + 4 * (bn + h * WIN), acc[4 * g + i][h]);
-        }
-    }
+    __global float *P = C;
 #else
     /* The counters, one per tile, then the parts: part z of the tile at
        rows row0.., columns col0.. is slice z of W, laid out as C, from the
@@ -389,30 +380,32 @@ void gemm_last_adds(const int M, const int N, const int K,
        engine refuses a scratch buffer of more than INT_MAX floats. */
     const int tiles_n = (N + TSN - 1) / TSN;
     const int tiles = (M + TSM - 1) / TSM * tiles_n;
-    volatile __global int *count = (volatile __global int *)W + (row0 / TSM) * tiles_n + col0 / TSN;
     __global float *parts = W + (tiles + 31) / 32 * 32;
     const int z = get_group_id(2);
-
     /* This group's part, whether or not it turns out to be the last: it
        cannot know until it counts itself in, and it may count only once
        its part is written. */
+    __global float *P = parts + z * M * N;
+#endif
+
     #pragma unroll
     for (int g = 0; g < GM; g++) {
         #pragma unroll
         for (int i = 0; i < 4; i++) {
             #pragma unroll
             for (int h = 0; h < GN; h++)
-                store4(parts + z * M * N, M, N, row0 + 4 * (am + g * WIM) + i,
+                store4(P, M, N, row0 + 4 * (am + g * WIM) + i,
                        col0 + 4 * (bn + h * WIN), acc[4 * g + i][h]);
         }
     }
 
-#if LAST
+#if SPLIT > 1 && LAST
     /* Every work-item's stores reach the memory the whole device shares
        before it goes on (the fence), and every work-item of the group has
        got there (the barrier) before one of them counts the group in.
        atomic_inc returns the count before its own: SPLIT - 1 for the last
        of the tile's groups. */
+    volatile __global int *count = (volatile __global int *)W + (row0 / TSM) * tiles_n + col0 / TSN;
     __local int last;
     DEVICE_FENCE();
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -459,7 +452,6 @@ void gemm_last_adds(const int M, const int N, const int K,
        atomics is a race in the language's terms, if not on the GPU. */
     if (tid == 0)
         atomic_xchg(count, 0);
-#endif
 #endif
 }
 
