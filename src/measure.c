@@ -917,28 +917,34 @@ static int set_args(struct lesson_runner *lr, struct error *e)
     return 0;
 }
 
-/* The first floats of the scratch buffer that the lesson's scratch-zero line names, set to 0
-   (all bits 0: an int 0 as well), waited for. Its kernels keep counters there and set each
-   back to 0 when they are done with it, so that the next run finds them at 0; a partial
-   launch (a probe) leaves some counted and not set back, and is followed by this. */
-static int zero_counters(struct lesson_runner *lr, struct error *e)
+/* The first bytes of the scratch buffer filled with a 4-byte pattern, waited for; what names
+   the part in an error. */
+static int fill_scratch(struct workspace *w, const void *pattern, size_t bytes, const char *what, struct error *e)
 {
-    struct workspace *w = lr->base.w;
-    const cl_uint zero = 0;
-    cl_int rc;
+    cl_int rc = clEnqueueFillBuffer(w->cl->queue, w->dW, pattern, 4, 0, bytes, 0, NULL, NULL);
 
-    if (lr->g.scratch_zero <= 0)
-        return 0;
-    rc = clEnqueueFillBuffer(w->cl->queue, w->dW, &zero, sizeof zero, 0, (size_t)lr->g.scratch_zero * sizeof zero,
-                             0, NULL, NULL);
     if (rc == CL_SUCCESS)
         rc = clFinish(w->cl->queue);
     if (rc != CL_SUCCESS) {
         clerror_set(e, "clEnqueueFillBuffer", rc);
-        error_prefix(e, "the scratch buffer's counters (scratch-zero)");
+        error_prefix(e, "%s", what);
         return -1;
     }
     return 0;
+}
+
+/* The first floats of the scratch buffer that the lesson's scratch-zero line names, set to 0
+   (all bits 0: an int 0 as well). Its kernels keep counters there and set each back to 0
+   when they are done with it, so that the next run finds them at 0; a partial launch (a
+   probe) leaves some counted and not set back, and is followed by this. */
+static int zero_counters(struct lesson_runner *lr, struct error *e)
+{
+    const cl_uint zero = 0;
+
+    if (lr->g.scratch_zero <= 0)
+        return 0;
+    return fill_scratch(lr->base.w, &zero, (size_t)lr->g.scratch_zero * sizeof zero,
+                        "the scratch buffer's counters (scratch-zero)", e);
 }
 
 /* After a whole run, the counters are at 0 again: a kernel that leaves one counted would
@@ -956,26 +962,22 @@ static int check_counters(struct lesson_runner *lr, struct error *e)
     v = xcalloc(n, sizeof *v);
     rc = clEnqueueReadBuffer(w->cl->queue, w->dW, CL_TRUE, 0, n * sizeof *v, v, 0, NULL, NULL);
     if (rc != CL_SUCCESS) {
-        free(v);
         clerror_set(e, "clEnqueueReadBuffer", rc);
         error_prefix(e, "the scratch buffer's counters (scratch-zero)");
-        return -1;
-    }
-    for (size_t i = n; i-- > 0;)
-        if (v[i] != 0) {
-            left++;
-            first = i;
-        }
-    if (left) {
-        error_set(e, "after a run, %zu of the %zu counters at the start of the scratch buffer (scratch-zero) %s not "
-                     "0, the first at float %zu (%u): a kernel that counts there must set each counter back to 0 "
-                     "when it is done with it, so that the next run starts from 0 (lessons/FORMAT)",
-                  left, n, left == 1 ? "is" : "are", first, v[first]);
-        free(v);
-        return -1;
+    } else {
+        for (size_t i = n; i-- > 0;)
+            if (v[i] != 0) {
+                left++;
+                first = i;
+            }
+        if (left)
+            error_set(e, "after a run, %zu of the %zu counters at the start of the scratch buffer (scratch-zero) %s "
+                         "not 0, the first at float %zu (%u): a kernel that counts there must set each counter back "
+                         "to 0 when it is done with it, so that the next run starts from 0 (lessons/FORMAT)",
+                      left, n, left == 1 ? "is" : "are", first, v[first]);
     }
     free(v);
-    return 0;
+    return rc != CL_SUCCESS || left ? -1 : 0;
 }
 
 /* The scratch buffer of the lesson at this size (lessons/FORMAT: scratch), in the workspace,
@@ -988,7 +990,6 @@ static enum prepare_result load_scratch(struct lesson_runner *lr, struct error *
     struct workspace *w = lr->base.w;
     size_t floats = lr->g.scratch > 0 ? (size_t)lr->g.scratch : 1, bytes = floats * sizeof(float);
     const float nan = NAN;
-    cl_int rc;
 
     if (!lr->lesson->scratch)
         return PREPARED;
@@ -996,15 +997,9 @@ static enum prepare_result load_scratch(struct lesson_runner *lr, struct error *
         return REFUSED;
     if (ocl_reserve(w->cl, &w->dW, &w->capW, bytes, e) < 0)
         return FAILED;
-    rc = clEnqueueFillBuffer(w->cl->queue, w->dW, &nan, sizeof nan, 0, bytes, 0, NULL, NULL);
-    if (rc == CL_SUCCESS)
-        rc = clFinish(w->cl->queue);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clEnqueueFillBuffer", rc);
-        error_prefix(e, "the scratch buffer");
+    if (fill_scratch(w, &nan, bytes, "the scratch buffer", e) < 0 || zero_counters(lr, e) < 0)
         return FAILED;
-    }
-    return zero_counters(lr, e) < 0 ? FAILED : PREPARED;
+    return PREPARED;
 }
 
 int measure_check_indices(const struct geometry *g, struct error *e)
@@ -1186,7 +1181,6 @@ static int device_launch_part(struct runner *self, size_t dim, size_t groups, do
 {
     struct lesson_runner *lr = (struct lesson_runner *)self;
     size_t global[LESSON_MAX_DIMS];
-
     int rc;
 
     memcpy(global, lr->g.launch[0].global, sizeof global);
