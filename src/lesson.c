@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +247,28 @@ static int add_value(struct reader *r, char *part, void *ctx)
     return 0;
 }
 
+/* "LOW to HIGH": every integer between, both included. */
+static int parse_range(struct reader *r, const char *list, struct lesson_param *p)
+{
+    const char *to = strstr(list, " to ");
+    char *low = dup_trimmed(list, (size_t)(to - list)), *high = dup_trimmed(to + 4, strlen(to + 4));
+    long long lo = 0, hi = -1;
+    int rc = str_to_ll(low, &lo) < 0 || str_to_ll(high, &hi) < 0 ? -1 : 0;
+
+    free(low);
+    free(high);
+    if (rc < 0)
+        return bad(r, "expected \"LOW to HIGH\" with two integers, found \"%s\"", list);
+    if (lo > hi)
+        return bad(r, "the range \"%s\" is empty: LOW must not be above HIGH", list);
+    p->values = xrealloc(p->values, 2 * sizeof *p->values);
+    p->values[0] = lo;
+    p->values[1] = hi;
+    p->nvalues = 2;
+    p->is_range = true;
+    return 0;
+}
+
 static bool is_identifier(const char *s)
 {
     if (!isalpha((unsigned char)*s) && *s != '_')
@@ -284,7 +307,12 @@ static int parse_param(struct reader *r, const char *value, bool is_switch)
     if (rc < 0)
         bad(r, "default value \"%s\" is not an integer", num);
     free(num);
-    if (rc < 0 || split_list(r, in + 4, p, add_value) < 0)
+    if (rc < 0)
+        return -1;
+    if (strstr(in + 4, " to ")) {
+        if (parse_range(r, in + 4, p) < 0)
+            return -1;
+    } else if (split_list(r, in + 4, p, add_value) < 0)
         return -1;
     if (!lesson_param_allows(p, p->def))
         return bad(r, "the default of %s is not among its allowed values", p->name);
@@ -1039,10 +1067,44 @@ int lesson_param_index(const struct lesson *l, const char *name)
 
 bool lesson_param_allows(const struct lesson_param *p, long long value)
 {
+    if (p->is_range)
+        return value >= p->values[0] && value <= p->values[1];
     for (size_t i = 0; i < p->nvalues; i++)
         if (p->values[i] == value)
             return true;
     return false;
+}
+
+size_t lesson_param_count(const struct lesson_param *p)
+{
+    if (p->is_range) {
+        unsigned long long n = (unsigned long long)p->values[1] - (unsigned long long)p->values[0] + 1;
+        return n > SIZE_MAX || n == 0 ? SIZE_MAX : (size_t)n;
+    }
+    return p->nvalues;
+}
+
+long long lesson_param_value(const struct lesson_param *p, size_t i)
+{
+    return p->is_range ? p->values[0] + (long long)i : p->values[i];
+}
+
+bool lesson_param_searched(const struct lesson_param *p)
+{
+    return !p->is_switch && !p->is_range;
+}
+
+void lesson_param_describe(const struct lesson_param *p, char *buf, size_t len)
+{
+    struct str s;
+
+    str_init(&s, buf, len);
+    if (p->is_range) {
+        str_appendf(&s, "", "%lld to %lld", p->values[0], p->values[1]);
+        return;
+    }
+    for (size_t v = 0; v < p->nvalues; v++)
+        str_appendf(&s, ", ", "%lld", p->values[v]);
 }
 
 static int by_number(const void *a, const void *b)

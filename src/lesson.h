@@ -48,6 +48,8 @@ struct lesson_param {
     long long *values;          /* the allowed values, in file order */
     size_t nvalues;
     bool is_switch;             /* a switch: the tuner keeps it at its default */
+    bool is_range;              /* "in LOW to HIGH": every integer from values[0] to values[1]
+                                   (nvalues is 2); the tuner keeps it at its default */
     char *rule;                 /* rule: its value chosen from the shape (and CU, the device's
                                    compute units) where the tuner's is not applied; NULL: none */
     int rule_line;
@@ -168,6 +170,13 @@ const char *lesson_launch_which(const struct lesson *l, size_t i, char *buf, siz
 /* Index of the parameter called name, or -1. */
 int lesson_param_index(const struct lesson *l, const char *name);
 bool lesson_param_allows(const struct lesson_param *p, long long value);
+/* The allowed values one by one: count, and the i-th in order (a range's from its low end). */
+size_t lesson_param_count(const struct lesson_param *p);
+long long lesson_param_value(const struct lesson_param *p, size_t i);
+/* Whether the tuner searches the parameter: not a switch, not a range. */
+bool lesson_param_searched(const struct lesson_param *p);
+/* The allowed values as text: "8, 16, 32" or "1 to 4096". */
+void lesson_param_describe(const struct lesson_param *p, char *buf, size_t len);
 
 /* Reads a whole text file, malloc'd and NUL-terminated: a regular file of at most
    LESSON_KERNEL_MAX bytes holding no NUL byte (a FIFO or a device is refused, never

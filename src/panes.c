@@ -1934,8 +1934,10 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
         const struct lesson_param *p = &l->params[i];
         int w = 0;
         name_w = (int)strlen(p->name) > name_w ? (int)strlen(p->name) : name_w;
-        for (size_t k = 0; k < p->nvalues; k++)
+        for (size_t k = 0; !p->is_range && k < p->nvalues; k++)
             w += snprintf(NULL, 0, " %lld ", p->values[k]);
+        if (p->is_range)    /* "[132] of 1 to 4096" */
+            w = snprintf(NULL, 0, "[%lld] of %lld to %lld", p->values[1], p->values[0], p->values[1]);
         values_w = w > values_w ? w : values_w;
     }
     for (size_t i = 0; i < l->nparams && (int)i < in.h; i++) {
@@ -1945,7 +1947,11 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
                   p->name);
         x += name_w + 1;
         start = x;
-        for (size_t k = 0; k < p->nvalues; k++) {
+        if (p->is_range) {  /* any value from the low end to the high one */
+            x += printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_SELECTED), "[%lld]", m->view->params.values[i]);
+            x += printf_at(y, x, in.x + in.w - x, 0, " of %lld to %lld", p->values[0], p->values[1]);
+        }
+        for (size_t k = 0; !p->is_range && k < p->nvalues; k++) {
             bool on = p->values[k] == m->view->params.values[i];
             x += printf_at(y, x, in.x + in.w - x, on ? crt_attr(ROLE_SELECTED) : 0, on ? "[%lld]" : " %lld ",
                            p->values[k]);
@@ -1959,6 +1965,8 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
            are written out whole below the list. */
         else if (p->rule)
             printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  by rule");
+        else if (p->is_range)
+            printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  range, not tuned");
     }
     if (rules) {
         struct rect box = { in.y + (int)l->nparams + 1, in.x + 1, rules, in.w - 2 };

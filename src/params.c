@@ -7,16 +7,6 @@
 #include "expr.h"
 #include "str.h"
 
-/* The values a parameter allows, "8, 16, 32". */
-static void allowed_values(const struct lesson_param *p, char *buf, size_t len)
-{
-    struct str s;
-
-    str_init(&s, buf, len);
-    for (size_t v = 0; v < p->nvalues; v++)
-        str_appendf(&s, ", ", "%lld", p->values[v]);
-}
-
 int params_rule_value(const struct lesson *l, size_t param, const struct param_set *values, struct gemm_size size,
                       long long cu, long long *out, struct error *e)
 {
@@ -29,6 +19,10 @@ int params_rule_value(const struct lesson *l, size_t param, const struct param_s
         error_prefix(e, "%s:%d: rule for %s at %lldx%lldx%lld", l->file, p->rule_line, p->name, size.m, size.n,
                      size.k);
         return -1;
+    }
+    if (p->is_range) {      /* any value of the range: the rule's, brought inside it */
+        *out = v < p->values[0] ? p->values[0] : v > p->values[1] ? p->values[1] : v;
+        return 0;
     }
     for (size_t i = 0; i < p->nvalues; i++)
         if (p->values[i] <= v && (!below || p->values[i] > best)) {
@@ -89,7 +83,7 @@ int params_choose(const struct params_request *req, const struct lesson *l, cons
             continue;
         if (!lesson_param_allows(&l->params[at], o->value)) {
             char allowed[256];
-            allowed_values(&l->params[at], allowed, sizeof allowed);
+            lesson_param_describe(&l->params[at], allowed, sizeof allowed);
             error_set(e, "--param %s=%lld: lesson %d allows %s = %s", o->name, o->value, l->number, o->name,
                       allowed);
             return -1;

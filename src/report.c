@@ -214,11 +214,10 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
         fprintf(out, " floats at its start, counters that start at 0\n");
     }
     for (size_t i = 0; i < l->nparams; i++) {
-        fprintf(out, "%s %s = %lld (allowed:", l->params[i].is_switch ? "Switch" : "Parameter", l->params[i].name,
-                l->params[i].def);
-        for (size_t v = 0; v < l->params[i].nvalues; v++)
-            fprintf(out, " %lld", l->params[i].values[v]);
-        fprintf(out, ")\n");
+        char allowed[512];
+        lesson_param_describe(&l->params[i], allowed, sizeof allowed);
+        fprintf(out, "%s %s = %lld (allowed: %s)\n", l->params[i].is_switch ? "Switch" : "Parameter",
+                l->params[i].name, l->params[i].def, allowed);
         if (l->params[i].rule) {
             fprintf(out, "  by rule, where not tuned (CU: compute units): %s = ", l->params[i].name);
             put_text(out, l->params[i].rule, false);

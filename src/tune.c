@@ -1,7 +1,7 @@
 /* tune.c: the autotuner.
 
    The space is the product of the lesson's allowed parameter values, visited in order;
-   a switch (lessons/FORMAT) is no part of it and stays at its default.
+   a switch or a range (lessons/FORMAT) is no part of it and stays at its default.
    Each configuration is measured like any run: refused (a require line, a device limit),
    failing to build, wrong, or verified and timed. Every outcome is appended to a log, so
    a search stopped by its time or count limit, or by the user, resumes where it ended. */
@@ -30,7 +30,7 @@ size_t tune_space_size(const struct lesson *l)
     size_t n = 1;
 
     for (size_t i = 0; i < l->nparams; i++)
-        if (!l->params[i].is_switch && __builtin_mul_overflow(n, l->params[i].nvalues, &n))
+        if (lesson_param_searched(&l->params[i]) && __builtin_mul_overflow(n, l->params[i].nvalues, &n))
             return (size_t)-1;
     return n;
 }
@@ -40,7 +40,7 @@ void tune_space_get(const struct lesson *l, size_t index, struct param_set *ps)
     memset(ps, 0, sizeof *ps);
     for (size_t i = l->nparams; i-- > 0;) {
         const struct lesson_param *p = &l->params[i];
-        if (p->is_switch) {
+        if (!lesson_param_searched(p)) {
             ps->values[i] = p->def;
             continue;
         }
@@ -56,7 +56,7 @@ size_t tune_space_index(const struct lesson *l, const struct param_set *ps)
     for (size_t i = 0; i < l->nparams; i++) {
         const struct lesson_param *p = &l->params[i];
         size_t v = 0;
-        if (p->is_switch)
+        if (!lesson_param_searched(p))
             continue;
         while (v + 1 < p->nvalues && p->values[v] != ps->values[i])
             v++;
@@ -108,7 +108,7 @@ static void space_header(const struct lesson *l, char *buf, size_t len)
     str_init(&s, buf, len);
     str_appendf(&s, "", "# clmm-tutor tuning log:");
     for (size_t i = 0; i < l->nparams; i++) {
-        if (l->params[i].is_switch)
+        if (!lesson_param_searched(&l->params[i]))
             continue;
         str_appendf(&s, "", " %s=", l->params[i].name);
         for (size_t v = 0; v < l->params[i].nvalues; v++)

@@ -175,12 +175,15 @@ static int params_key(struct tutor *t, int key)
         int dir = key == KEY_LEFT || key == 'h' || key == '-' ? -1 : 1;
         p = &l->params[t->picker];
         now = t->view->params.values[t->picker];
-        for (size_t i = 0; i < p->nvalues; i++)
+        for (size_t i = 0; !p->is_range && i < p->nvalues; i++)
             if (p->values[i] == now)
                 at = i;
-        if ((dir < 0 && at == 0) || (dir > 0 && at + 1 >= p->nvalues))
+        if (p->is_range)    /* a range steps by one */
+            at = (size_t)(now - p->values[0]);
+        if ((dir < 0 && at == 0) || (dir > 0 && at + 1 >= lesson_param_count(p)))
             return KEY_DONE;
-        session_set_param(t->session, t->model.lesson, (size_t)t->picker, p->values[(int)at + dir]);
+        session_set_param(t->session, t->model.lesson, (size_t)t->picker,
+                          lesson_param_value(p, dir < 0 ? at - 1 : at + 1));
     }
     return KEY_REDRAW;
 }

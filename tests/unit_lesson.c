@@ -406,6 +406,33 @@ START_TEST(test_lesson_param_errors)
 }
 END_TEST
 
+/* "in LOW to HIGH": every integer between, both ends included; the tuner does not search it. */
+START_TEST(test_lesson_param_range)
+{
+    struct lesson l;
+    char text[64];
+
+    parse_ok(full_lesson_with(12, "param: WPT = 4 in 1, 2, 4, 8\nparam: WAVE = 132 in 1 to 4096\n"), &l);
+    const struct lesson_param *p = &l.params[lesson_param_index(&l, "WAVE")];
+    ck_assert(p->is_range);
+    ck_assert(!lesson_param_searched(p));
+    ck_assert(lesson_param_searched(&l.params[lesson_param_index(&l, "TS")]));
+    ck_assert(lesson_param_allows(p, 1) && lesson_param_allows(p, 4096) && lesson_param_allows(p, 133));
+    ck_assert(!lesson_param_allows(p, 0) && !lesson_param_allows(p, 4097));
+    ck_assert_uint_eq(lesson_param_count(p), 4096);
+    ck_assert_int_eq(lesson_param_value(p, 0), 1);
+    ck_assert_int_eq(lesson_param_value(p, 4095), 4096);
+    lesson_param_describe(p, text, sizeof text);
+    ck_assert_str_eq(text, "1 to 4096");
+    lesson_param_describe(&l.params[lesson_param_index(&l, "TS")], text, sizeof text);
+    ck_assert_str_eq(text, "8, 16, 32");
+    lesson_free(&l);
+    parse_fails(full_lesson_with(12, "param: WAVE = 0 in 1 to 4096\n"), 12, "not among its allowed values");
+    parse_fails(full_lesson_with(12, "param: WAVE = 5 in 9 to 4\n"), 12, "is empty: LOW must not be above HIGH");
+    parse_fails(full_lesson_with(12, "param: WAVE = 5 in 1 to many\n"), 12, "expected \"LOW to HIGH\" with two integers");
+}
+END_TEST
+
 START_TEST(test_lesson_unknown_arg)
 {
     parse_fails(full_lesson_with(8, "args: M N K A B D\n"), 8, "unknown argument \"D\"");
@@ -1034,6 +1061,7 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_unknown_key);
     tcase_add_test(parse, test_lesson_missing_separator);
     tcase_add_test(parse, test_lesson_param_errors);
+    tcase_add_test(parse, test_lesson_param_range);
     tcase_add_test(parse, test_lesson_unknown_arg);
     tcase_add_test(parse, test_lesson_expression_errors);
     tcase_add_test(parse, test_lesson_multiple_with_function);

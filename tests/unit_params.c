@@ -9,6 +9,7 @@
 #include "units.h"
 #include "../src/lesson.h"
 #include "../src/params.h"
+#include "../src/tune.h"
 
 static const char tiles_lesson[] =
     "lesson: 6\ntitle: Tiles\nsources: 003\nengine: host\n"
@@ -243,6 +244,48 @@ START_TEST(test_params_rules)
 }
 END_TEST
 
+/* A range parameter takes its rule's value as it is, brought inside the range, and any
+   --param inside it; the tuner keeps it at its default. */
+START_TEST(test_params_range_rule)
+{
+    static const char text[] =
+        "lesson: 7\ntitle: Range\nsources: 003\nengine: host\n"
+        "param: TS = 32 in 16, 32\n"
+        "param: WAVE = 100 in 1 to 500\nrule: WAVE = (1 + (TS < 32)) * CU\n---\n";
+    struct param_override o1[] = { { "WAVE", 77 } }, o2[] = { { "WAVE", 501 } };
+    struct params_request req = { NULL, 0, false, NULL };
+    struct lesson l;
+    struct param_set ps;
+    struct param_origin o;
+    struct error e;
+
+    error_init(&e);
+    ck_assert_msg(lesson_parse("r.lesson", text, NULL, &l, &e) == 0, "%s", e.msg);
+    gpu.compute_units = 132;
+    ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 64, 64, 64 }, &ps, &o, &e), 0);
+    ck_assert_int_eq(ps.values[1], 132);
+    gpu.compute_units = 300;   /* any value of the range, not only listed ones */
+    ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 64, 64, 64 }, &ps, &o, &e), 0);
+    ck_assert_int_eq(ps.values[1], 300);
+    gpu.compute_units = 600;   /* above the range: its top */
+    ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 64, 64, 64 }, &ps, &o, &e), 0);
+    ck_assert_int_eq(ps.values[1], 500);
+    req.overrides = o1;
+    req.noverrides = 1;
+    ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 64, 64, 64 }, &ps, &o, &e), 0);
+    ck_assert_int_eq(ps.values[1], 77);
+    req.overrides = o2;
+    ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 64, 64, 64 }, &ps, &o, &e), -1);
+    ck_assert_msg(strstr(e.msg, "1 to 500") != NULL, "%s", e.msg);
+    /* The tuner's space: TS's two values only. */
+    ck_assert_uint_eq(tune_space_size(&l), 2);
+    tune_space_get(&l, 1, &ps);
+    ck_assert_int_eq(ps.values[0], 32);
+    ck_assert_int_eq(ps.values[1], 100);
+    lesson_free(&l);
+}
+END_TEST
+
 /* Rule lines that cannot be: each refused with its line. */
 START_TEST(test_params_bad_rules)
 {
@@ -286,6 +329,7 @@ Suite *params_suite(void)
     tcase_add_test(tc, test_params_override);
     tcase_add_test(tc, test_params_bad_override);
     tcase_add_test(tc, test_params_rules);
+    tcase_add_test(tc, test_params_range_rule);
     tcase_add_test(tc, test_params_bad_rules);
     suite_add_tcase(s, tc);
     return s;
