@@ -404,10 +404,14 @@ static void say_padding(const struct figures *d, const struct glyphs *g, bool br
 static void say_groups(const struct figures *d, bool brief, char *buf, size_t len)
 {
     const char *what = brief ? "groups" : "work-groups";
+    bool split = d->has_tile && d->k_split > 1 && d->k_split_tiles > 0;
     struct str s;
 
     str_init(&s, buf, len);
-    if (d->has_tile && d->k_split > 1)     /* several groups per tile, along K */
+    if (split && d->k_split_tiles < d->tile_groups)  /* only the last tiles split */
+        str_appendf(&s, "", "%lldx%lld %s of %lldx%lld, the last %lld split %lld ways", d->groups_m, d->groups_n,
+                    what, d->tile_rows, d->tile_cols, d->k_split_tiles, d->k_split);
+    else if (split)                         /* several groups per tile, along K */
         str_appendf(&s, "", "%lldx%lldx%lld %s of %lldx%lld", d->groups_m, d->groups_n, d->k_split, what,
                     d->tile_rows, d->tile_cols);
     else if (d->has_tile)

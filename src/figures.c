@@ -77,6 +77,18 @@ static int read_layout(const struct lesson *l, const struct param_set *ps, struc
     d->k_split = 1;
     if (y->k_split && eval_positive(l, ps, g, "k-split", y->k_split, &d->k_split, e) < 0)
         return -1;
+    d->k_split_tiles = -1;      /* all of them, once they are counted */
+    if (y->k_split_tiles) {
+        if (geometry_eval(l, ps, g->run, y->k_split_tiles, &d->k_split_tiles, e) < 0) {
+            error_prefix(e, "k-split-tiles");
+            return -1;
+        }
+        if (d->k_split_tiles < 0) {
+            error_set(e, "k-split-tiles: %s is %lld at %lldx%lldx%lld, below 0", y->k_split_tiles,
+                      d->k_split_tiles, g->run.m, g->run.n, g->run.k);
+            return -1;
+        }
+    }
     d->has_loads = y->loads != NULL;
     if (d->has_loads && eval_positive(l, ps, g, "loads", y->loads, &d->loads, e) < 0)
         return -1;
@@ -177,6 +189,8 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
             product("tile", d->groups_m, d->tile_rows, &d->cover_rows, e) < 0 ||
             product("tile", d->groups_n, d->tile_cols, &d->cover_cols, e) < 0)
             return -1;
+        if (d->k_split_tiles < 0)
+            d->k_split_tiles = d->tile_groups;
     }
     if (d->has_item && product("item", d->item_rows, d->item_cols, &d->outputs_per_item, e) < 0)
         return -1;
@@ -200,7 +214,8 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
         return -1;
     }
     d->local_bytes = sizeof(float) * floats;
-    groups = g->launch[0].has_local ? (double)g->launch[0].groups : (double)d->tile_groups * (double)d->k_split;
+    groups = g->launch[0].has_local ? (double)g->launch[0].groups
+                                    : (double)d->tile_groups + (double)d->k_split_tiles * (double)(d->k_split - 1);
     d->bytes_per_flop = d->has_loads && groups > 0 ? 4.0 * (double)d->loads * groups / gemm_flops(g->run) : -1.0;
     asked = gemm_flops(g->asked);
     run = gemm_flops(g->run);
@@ -216,15 +231,22 @@ static void check_layout(struct figures *d)
 
     if (!g->launch[0].has_local || !d->has_tile)
         return;
-    if (__builtin_mul_overflow(d->tile_groups, d->k_split, &groups) || groups < 0 ||
+    /* Every tile once, and the k-split-tiles last ones k-split - 1 times more. */
+    if (__builtin_mul_overflow(d->k_split_tiles, d->k_split - 1, &groups) ||
+        __builtin_add_overflow(groups, d->tile_groups, &groups) || groups < 0 ||
         (unsigned long long)groups != g->launch[0].groups) {
         if (d->k_split == 1)
             warn(d, "tiles of %lldx%lld make %lld work-groups, but the NDRange has %zu", d->tile_rows,
                  d->tile_cols, d->tile_groups, g->launch[0].groups);
-        else
+        else if (d->k_split_tiles == d->tile_groups)
             warn(d, "tiles of %lldx%lld, %lld work-groups each (k-split), make %lld x %lld work-groups, but the "
                  "NDRange has %zu", d->tile_rows, d->tile_cols, d->k_split, d->tile_groups, d->k_split,
                  g->launch[0].groups);
+        else
+            warn(d, "%lld tiles of %lldx%lld, the last %lld of them %lld work-groups each (k-split, "
+                 "k-split-tiles), make %lld + %lld x %lld work-groups, but the NDRange has %zu", d->tile_groups,
+                 d->tile_rows, d->tile_cols, d->k_split_tiles, d->k_split, d->tile_groups, d->k_split_tiles,
+                 d->k_split - 1, g->launch[0].groups);
     }
     if (d->has_item && (d->tile_items == 0 || (unsigned long long)d->tile_items != g->launch[0].group_items))
         warn(d, "a tile of %lldx%lld is not %zu work-items of %lldx%lld", d->tile_rows, d->tile_cols,

@@ -81,6 +81,7 @@ struct lesson_layout {
     char *local_b[2];           /* B's tile, in rows and columns of B */
     char *local_copies;         /* copies of those tiles; NULL: 1 */
     char *k_split;              /* work-groups sharing each tile, each over a part of K; NULL: 1 */
+    char *k_split_tiles;        /* the tiles, the last ones, that k-split shares out; NULL: all */
     char *loads;                /* floats one work-group reads from global memory */
 };
 
