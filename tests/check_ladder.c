@@ -243,6 +243,52 @@ START_TEST(test_bands)
 }
 END_TEST
 
+/* A lesson that splits only the tiles left after whole waves of WAVE groups (lesson 19), with
+   64 x 64 tiles and waves far smaller than the device's, so that the sizes below have whole
+   waves and a tail: 700x300 (11 x 5 = 55 tiles; WAVE = 4 leaves 3, 7 leaves 6) with K = 40,
+   a partial last step; 257x515x130 (5 x 9 = 45 tiles: 1 and 3 left), every edge uneven.
+   SPLIT = 16 makes ranges of K that are empty. Each with the last group adding (LAST = 1)
+   and with the second launch (LAST = 0). */
+START_TEST(test_tail)
+{
+    const struct lesson *l = &lessons.items[_i];
+    static const struct gemm_size shapes[] = { { 700, 300, 40 }, { 257, 515, 130 } };
+    static const struct { const char *name; long long value; } fixed[] = {
+        { "TSM", 64 }, { "TSN", 64 }, { "WM", 32 }, { "WIM", 4 },
+    };
+    static const long long waves[] = { 4, 7 }, splits[] = { 3, 16 };
+    int wave = lesson_param_index(l, "WAVE"), split = lesson_param_index(l, "SPLIT"),
+        last = lesson_param_index(l, "LAST");
+    struct param_set base;
+
+    if (wave < 0)
+        return;
+    ck_assert_msg(split >= 0 && last >= 0, "lesson %d has WAVE but no SPLIT or LAST", l->number);
+    param_set_defaults(l, &base);
+    for (size_t f = 0; f < sizeof fixed / sizeof fixed[0]; f++) {
+        int i = lesson_param_index(l, fixed[f].name);
+        ck_assert_msg(i >= 0, "lesson %d has WAVE but no %s", l->number, fixed[f].name);
+        base.values[i] = fixed[f].value;
+    }
+    for (size_t w = 0; w < 2; w++)
+        for (size_t sp = 0; sp < 2; sp++)
+            for (int la = 0; la <= 1; la++)
+                for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+                    struct param_set ps = base;
+                    struct run_result r;
+                    ps.values[wave] = waves[w];
+                    ps.values[split] = splits[sp];
+                    ps.values[last] = la;
+                    run(l, &ps, shapes[s], &r);
+                    ck_assert_msg(r.status == RUN_OK && r.verify.ok,
+                                  "lesson %d, WAVE=%lld SPLIT=%lld LAST=%d at %lldx%lldx%lld: %s: %s", l->number,
+                                  waves[w], splits[sp], la, shapes[s].m, shapes[s].n, shapes[s].k,
+                                  run_status_name(r.status), r.error.msg);
+                    run_result_free(&r);
+                }
+}
+END_TEST
+
 static const struct lesson *broken(struct lesson_set *set, int number)
 {
     const struct lesson *l = lesson_set_find(set, number);
@@ -508,6 +554,7 @@ static Suite *ladder_suite(void)
     tcase_add_loop_test(tc, test_local_memory, 0, (int)lessons.count);
     tcase_add_loop_test(tc, test_several_launches, 0, (int)lessons.count);
     tcase_add_loop_test(tc, test_bands, 0, (int)lessons.count);
+    tcase_add_loop_test(tc, test_tail, 0, (int)lessons.count);
     tcase_add_test(tc, test_document_styles);
     suite_add_tcase(s, tc);
     tc = tcase_create("failures");

@@ -67,12 +67,14 @@ check_each() {
 # last one (K = 44), with and without a split, and its bands of groups (BAND = 8, off by
 # default) over more rows of tiles than a band holds, two columns of tiles wide (with one,
 # a band that ignores its partial last rows still covers C). Lesson 18's split added by its
-# second launch (LAST = 0), its parts after the counters.
+# second launch (LAST = 0), its parts after the counters. Lesson 19 with waves of 5 groups:
+# 12 tiles, 10 whole and 2 split, their blocks added by the second launch.
 check_each <<'EXTRA'
 17 128x128x44 TSM=64 TSN=64 WM=32 WIM=4 SPLIT=1
 17 128x128x40 TSM=64 TSN=64 WM=32 WIM=4 SPLIT=2
 17 640x128x8 TSM=64 TSN=64 WM=32 WIM=4 SPLIT=1 BAND=8
 18 130x70x100 TSM=64 TSN=64 WM=16 WIM=2 SPLIT=3 LAST=0
+19 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 SPLIT=3 LAST=0
 EXTRA
 
 # Lesson 18's split with LAST = 1, where the last of a tile's groups reads the parts the
@@ -81,11 +83,14 @@ EXTRA
 # reads (the lesson says why the GPUs it is written for order them): these runs check the
 # bounds of every access and the API calls, without the race check. Partial tiles with N not
 # a multiple of 4 (parts read float by float), whole tiles (float4s), and an uneven split.
+# Lesson 19's tail added the same way, after whole tiles.
 races=off
 check_each <<'LAST'
 18 130x70x100 TSM=64 TSN=64 WM=32 WIM=4 SPLIT=2 LAST=1
 18 128x128x40 TSM=64 TSN=64 WM=16 WIM=2 SPLIT=2 LAST=1
 18 200x136x300 TSM=64 TSN=64 WM=32 WIM=8 SPLIT=3 LAST=1
+19 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 SPLIT=3 LAST=1
+19 192x130x44 TSM=64 TSN=64 WM=16 WIM=2 WAVE=4 SPLIT=2 LAST=1
 LAST
 races=on
 echo "$passed passed, $failed failed"

@@ -917,6 +917,34 @@ START_TEST(test_diagram_split_k)
 }
 END_TEST
 
+/* Lesson 19 at 8192 with SPLIT = 15: 32 x 64 tiles of 256 x 128, 2048 % 132 = 68 of them, the
+   last, split: 2048 + 68 x 14 = 3000 groups, which the layout lines agree with. */
+START_TEST(test_diagram_last_wave)
+{
+    const struct gemm_size big = { 8192, 8192, 8192 };
+    struct figures d;
+    size_t n;
+
+    compute(19, big, "SPLIT", 15, NULL, &d);
+    ck_assert_int_eq(d.k_split, 15);
+    ck_assert_int_eq(d.tile_groups, 2048);
+    ck_assert_int_eq(d.k_split_tiles, 68);
+    ck_assert_uint_eq(d.g.launch[0].groups, 3000);
+    ck_assert_int_eq(d.nwarnings, 0);
+    n = draw_checked(&d, 100, 24, true, "lesson 19");
+    ck_assert(drawn(n, "32x64 work-groups of 256x128, the last"));
+    ck_assert(drawn(n, "68 split 15 ways"));
+    /* Nothing split: the tiles alone. */
+    compute(19, big, NULL, 0, NULL, &d);
+    ck_assert_int_eq(d.k_split_tiles, 68);
+    ck_assert_uint_eq(d.g.launch[0].groups, 2048);
+    ck_assert_int_eq(d.nwarnings, 0);
+    n = draw_checked(&d, 100, 24, true, "lesson 19, SPLIT=1");
+    ck_assert(drawn(n, "32x64 work-groups of 256x128"));
+    ck_assert(!drawn(n, "the last"));
+}
+END_TEST
+
 Suite *diagram_suite(void)
 {
     Suite *s = suite_create("diagram");
@@ -952,6 +980,7 @@ Suite *diagram_suite(void)
     tcase_add_test(drawing, test_diagram_draw_equal_tiles);
     tcase_add_test(drawing, test_diagram_draw_padding);
     tcase_add_test(drawing, test_diagram_draw_unit);
+    tcase_add_test(drawing, test_diagram_last_wave);
     suite_add_tcase(s, drawing);
     return s;
 }
