@@ -180,7 +180,10 @@ printf 'source: 002\ntitle: A title\nwho: nobody\n' >"$tmp/sources/SOURCES"
 expect "malformed SOURCES: file, line and what was expected" 3 \
     "sources/SOURCES:3: unknown key \"who\" \(expected source, title, author, address or about\)" \
     "$tutor" --show 2 --lessons "$tmp/sources"
-expect "--show tells a switch from a parameter" 0 "^Switch PREFETCH = 1 \(allowed: 1 0\)" "$tutor" --show 13
+expect "--show tells a switch from a parameter" 0 "^Switch PREFETCH = 1 \(allowed: 1, 0\)" "$tutor" --show 13
+expect "--show gives a range parameter's range" 0 "^Parameter WAVE = 132 \(allowed: 1 to 65536\)" "$tutor" --show 19
+expect "--param outside a range parameter's range" 2 "--param WAVE=0: lesson 19 allows WAVE = 1 to 65536" \
+    "$tutor" --bench --lesson 19 --param WAVE=0 --size 64
 
 # --show N --host-code: the launch as C, evaluated at the size (lesson 8 pads 1000x700x300
 # to 1024x704x320; global M, N / WPTN) with the defaults and --param, B passed as B^T.
