@@ -911,6 +911,19 @@ fi
 export XDG_STATE_HOME="$tmp/state"
 # ---- end of exercises ----
 
+# Every lesson, kernel and exercise of the tree is in the distribution (Makefile.am), which
+# make install and the sanitizer's build (make check-sanitize) take their lessons from.
+if [ -f "$top_srcdir/Makefile.am" ]; then
+    : >"$tmp/out"
+    : >"$tmp/err"
+    for f in "$top_srcdir"/lessons/*.lesson "$top_srcdir"/kernels/*.cl "$top_srcdir"/exercises/*; do
+        rel=${f#"$top_srcdir"/}
+        grep -Fq "$rel" "$top_srcdir/Makefile.am" || echo "not in Makefile.am: $rel" >>"$tmp/err"
+    done
+    if [ -s "$tmp/err" ]; then not_ok "every lesson, kernel and exercise is distributed"
+    else ok "every lesson, kernel and exercise is distributed"; fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1
 [ "$passed" -gt 0 ] || exit 77
