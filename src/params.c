@@ -61,6 +61,23 @@ static bool has_rules(const struct lesson *l)
     return false;
 }
 
+long long params_apply_range_rules(const struct lesson *l, struct gemm_size size, long long cu,
+                                   struct param_set *values, struct error *e)
+{
+    long long set = 0;
+
+    for (size_t i = 0; i < l->nparams; i++) {
+        long long v;
+        if (!l->params[i].is_range || !l->params[i].rule)
+            continue;
+        if (params_rule_value(l, i, values, size, cu, &v, e) < 0)
+            return -1;
+        values->values[i] = v;
+        set |= 1ll << i;
+    }
+    return set;
+}
+
 int params_choose(const struct params_request *req, const struct lesson *l, const struct device_info *device,
                   struct gemm_size size, struct param_set *out, struct param_origin *origin, struct error *e)
 {
@@ -99,8 +116,11 @@ int params_choose(const struct params_request *req, const struct lesson *l, cons
         origin->tuned = found;
         origin->source = tuned_near(found.size, size) ? PARAMS_TUNED : PARAMS_TUNED_NOT_APPLIED;
         if (origin->source == PARAMS_TUNED) {
+            long long set;
             *out = found.params;
-            origin->by_rule = 0;
+            if ((set = params_apply_range_rules(l, size, (long long)device->compute_units, out, e)) < 0)
+                return -1;
+            origin->by_rule = (unsigned)set;
         }
     }
     return 0;

@@ -64,6 +64,13 @@ int params_choose(const struct params_request *req, const struct lesson *l, cons
 int params_rule_value(const struct lesson *l, size_t param, const struct param_set *values, struct gemm_size size,
                       long long cu, long long *out, struct error *e);
 
+/* The rules of the range parameters (a fact of the device, such as lesson 19's WAVE, which
+   no search and no tuned entry chooses) over values, whatever chose the others: the tuner's
+   configurations and its saved values are measured and applied with the device's own.
+   Returns the bits of the parameters so set, or -1 with a message in e. */
+long long params_apply_range_rules(const struct lesson *l, struct gemm_size size, long long cu,
+                                   struct param_set *values, struct error *e);
+
 /* The origin in words, for a note beside the parameters: "tuned at 4096x4096x4096",
    "tuned at 256x256x256, partial search", "defaults; tuned at 256x256x256, not applied at
    4096x4096x4096", "TSM, SPLIT by rule"; empty for the defaults and for --param. */

@@ -18,7 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "device.h"
 #include "files.h"
+#include "params.h"
 #include "str.h"
 #include "tuned.h"
 #include "xalloc.h"
@@ -128,14 +130,31 @@ static bool parse_status(const char *text, enum run_status *status)
     return false;
 }
 
+/* Configuration index of the space as it is measured on w's device: a range parameter, a
+   fact of the device, takes its rule's value there rather than its default. */
+static int configuration(const struct lesson *l, size_t index, const struct workspace *w, struct param_set *ps,
+                         struct error *e)
+{
+    tune_space_get(l, index, ps);
+    if (w->cl && w->cl->device &&
+        params_apply_range_rules(l, w->size, (long long)w->cl->device->compute_units, ps, e) < 0)
+        return -1;
+    return 0;
+}
+
 /* Records an outcome, from the log or just measured, and shows it. */
-static void outcome(const struct lesson *l, size_t index, struct run_result *r, bool from_log,
-                    struct tune_result *res, void (*step)(void *, const struct tune_step *), void *ctx)
+static void outcome(const struct lesson *l, const struct workspace *w, size_t index, struct run_result *r,
+                    bool from_log, struct tune_result *res, void (*step)(void *, const struct tune_step *),
+                    void *ctx)
 {
     struct param_set ps;
     struct tune_step st;
+    struct error ignored;
 
-    tune_space_get(l, index, &ps);
+    /* Its rules were evaluated before the configuration was measured (or, from the log, when
+       it was): they do not fail now; if one did, the default stands. */
+    error_init(&ignored);
+    configuration(l, index, w, &ps, &ignored);
     st = (struct tune_step){ index, res->space, 0, &ps, r, false, from_log };
     add_outcome(res, &ps, r, &st.best);
     st.done = res->done;
@@ -160,8 +179,8 @@ static void log_outcome(FILE *log, size_t index, const struct run_result *r)
    "index <tab> started" before each measurement, so that a configuration that ended the
    process (a crash, a hung device) is recorded as failed instead of being tried forever;
    "index <tab> cancelled" when the user stopped it, which leaves it to be measured again. */
-static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_result *res,
-                   void (*step)(void *, const struct tune_step *), void *ctx)
+static void replay(FILE *log, const struct lesson *l, const struct workspace *w, bool *done,
+                   struct tune_result *res, void (*step)(void *, const struct tune_step *), void *ctx)
 {
     char *line = NULL;
     size_t cap = 0, started = (size_t)-1;
@@ -196,7 +215,7 @@ static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_re
         r.lesson = l->number;
         r.gflops.median = value;
         error_set(&r.error, "%s", reason);
-        outcome(l, (size_t)index, &r, true, res, step, ctx);
+        outcome(l, w, (size_t)index, &r, true, res, step, ctx);
         run_result_free(&r);
     }
     free(line);
@@ -209,7 +228,7 @@ static void replay(FILE *log, const struct lesson *l, bool *done, struct tune_re
         error_set(&r.error, "the previous run ended while measuring this configuration");
         done[started] = true;
         log_outcome(log, started, &r);
-        outcome(l, started, &r, true, res, step, ctx);
+        outcome(l, w, started, &r, true, res, step, ctx);
         run_result_free(&r);
     }
 }
@@ -314,7 +333,7 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
     if (!log)
         return -1;
     done = xcalloc(res->space, sizeof *done);
-    replay(log, l, done, res, step, ctx);
+    replay(log, l, w, done, res, step, ctx);
     param_set_defaults(l, &defaults);
     first = tune_space_index(l, &defaults);
     /* The defaults first, then the space in order. */
@@ -332,7 +351,11 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
             res->stopped_by_time = true;
             break;
         }
-        tune_space_get(l, i, &ps);
+        if (configuration(l, i, w, &ps, e) < 0) {
+            free(done);
+            fclose(log);
+            return -1;
+        }
         fprintf(log, "%zu\tstarted\n", i);
         fflush(log);
         run_result_init(&r);
@@ -348,7 +371,7 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
         done[i] = true;
         res->measured++;
         log_outcome(log, i, &r);
-        outcome(l, i, &r, false, res, step, ctx);
+        outcome(l, w, i, &r, false, res, step, ctx);
         run_result_free(&r);
     }
     res->complete = res->done == res->space;

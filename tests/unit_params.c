@@ -277,6 +277,23 @@ START_TEST(test_params_range_rule)
     req.overrides = o2;
     ck_assert_int_eq(params_choose(&req, &l, &gpu, (struct gemm_size){ 64, 64, 64 }, &ps, &o, &e), -1);
     ck_assert_msg(strstr(e.msg, "1 to 500") != NULL, "%s", e.msg);
+    /* A tuned entry's TS, with WAVE by its rule on this device (TS = 16: two per unit), not
+       the entry's: the wave is the device's, whatever the tuner measured with. */
+    {
+        char tuned[160];
+        FILE *f;
+        struct params_request tq = { NULL, 0, false, tuned };
+        snprintf(tuned, sizeof tuned, "%s/tuned-range", dir);
+        ck_assert_ptr_nonnull(f = fopen(tuned, "w"));
+        fputs("7\tUnit (Test, GPU)\tTS=16 WAVE=100\t10\t64x64x64\t2026-01-01\tcomplete\n", f);
+        fclose(f);
+        gpu.compute_units = 132;
+        ck_assert_int_eq(params_choose(&tq, &l, &gpu, (struct gemm_size){ 64, 64, 64 }, &ps, &o, &e), 0);
+        ck_assert_int_eq(o.source, PARAMS_TUNED);
+        ck_assert_int_eq(ps.values[0], 16);
+        ck_assert_int_eq(ps.values[1], 264);
+        ck_assert_uint_eq(o.by_rule, 2u);
+    }
     /* The tuner's space: TS's two values only. */
     ck_assert_uint_eq(tune_space_size(&l), 2);
     tune_space_get(&l, 1, &ps);
