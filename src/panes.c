@@ -1916,6 +1916,44 @@ static int rule_rows(const struct lesson *l, int width)
     return n;
 }
 
+/* A parameter's values as a row of choices, or, for a range and for a list that would not
+   leave room for the default and its note, the current value and the span: "[9] of 16
+   values, 1 to 16", "[132] of 1 to 65536". Returns the columns, drawing at (y, x) when
+   draw is set; at its widest when current is not given (the column's width). */
+static int draw_values(const struct lesson_param *p, bool compact, const long long *current, int y, int x,
+                       int width, bool draw)
+{
+    long long lo = p->values[0], hi = p->values[0];
+    int w = 0;
+
+    for (size_t k = 1; k < p->nvalues; k++) {
+        lo = p->values[k] < lo ? p->values[k] : lo;
+        hi = p->values[k] > hi ? p->values[k] : hi;
+    }
+    if (compact) {
+        /* The current value at its widest: the low end or the high one. */
+        long long now = current ? *current : snprintf(NULL, 0, "%lld", lo) > snprintf(NULL, 0, "%lld", hi) ? lo : hi;
+        char span[96];
+        if (p->is_range)
+            snprintf(span, sizeof span, " of %lld to %lld", lo, hi);
+        else
+            snprintf(span, sizeof span, " of %zu values, %lld to %lld", p->nvalues, lo, hi);
+        if (!draw)
+            return snprintf(NULL, 0, "[%lld]%s", now, span);
+        w = printf_at(y, x, width, crt_attr(ROLE_SELECTED), "[%lld]", now);
+        return w + printf_at(y, x + w, width - w, 0, "%s", span);
+    }
+    for (size_t k = 0; k < p->nvalues; k++) {
+        bool on = current && p->values[k] == *current;
+        if (!draw)
+            w += snprintf(NULL, 0, " %lld ", p->values[k]);
+        else
+            w += printf_at(y, x + w, width - w, on ? crt_attr(ROLE_SELECTED) : 0, on ? "[%lld]" : " %lld ",
+                           p->values[k]);
+    }
+    return w;
+}
+
 void panes_draw_params(int cols, int rows, const struct screen_model *m, int row, const char *refusal)
 {
     const struct lesson *l = current(m);
@@ -1929,15 +1967,16 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
 
     in = frame(&r, title, true);
     /* The names in a column as wide as the longest and a space; the values in another, so that
-       the defaults, and the word that marks a switch, line up. */
+       the defaults, and the word that marks a switch, line up. A list wider than what leaves
+       room for "  (default 65536)  by rule, not tuned" is shown by its span. */
+    for (size_t i = 0; i < l->nparams; i++)
+        name_w = (int)strlen(l->params[i].name) > name_w ? (int)strlen(l->params[i].name) : name_w;
+    bool compact[LESSON_MAX_PARAMS];
     for (size_t i = 0; i < l->nparams; i++) {
         const struct lesson_param *p = &l->params[i];
-        int w = 0;
-        name_w = (int)strlen(p->name) > name_w ? (int)strlen(p->name) : name_w;
-        for (size_t k = 0; !p->is_range && k < p->nvalues; k++)
-            w += snprintf(NULL, 0, " %lld ", p->values[k]);
-        if (p->is_range)    /* "[132] of 1 to 4096" */
-            w = snprintf(NULL, 0, "[%lld] of %lld to %lld", p->values[1], p->values[0], p->values[1]);
+        int room = in.w - 2 - name_w - 1 - 38;
+        compact[i] = p->is_range || draw_values(p, false, NULL, 0, 0, 0, false) > room;
+        int w = draw_values(p, compact[i], NULL, 0, 0, 0, false);
         values_w = w > values_w ? w : values_w;
     }
     for (size_t i = 0; i < l->nparams && (int)i < in.h; i++) {
@@ -1947,15 +1986,7 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
                   p->name);
         x += name_w + 1;
         start = x;
-        if (p->is_range) {  /* any value from the low end to the high one */
-            x += printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_SELECTED), "[%lld]", m->view->params.values[i]);
-            x += printf_at(y, x, in.x + in.w - x, 0, " of %lld to %lld", p->values[0], p->values[1]);
-        }
-        for (size_t k = 0; !p->is_range && k < p->nvalues; k++) {
-            bool on = p->values[k] == m->view->params.values[i];
-            x += printf_at(y, x, in.x + in.w - x, on ? crt_attr(ROLE_SELECTED) : 0, on ? "[%lld]" : " %lld ",
-                           p->values[k]);
-        }
+        draw_values(p, compact[i], &m->view->params.values[i], y, x, in.x + in.w - x, true);
         x = start + values_w;
         x += printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  (default %lld)", p->def);
         /* A switch turns one change of the lesson on or off; the tuner leaves it at its default. */
@@ -1964,10 +1995,19 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
         /* A rule chooses the value from the shape where the tuner's is not applied; the rules
            are written out whole below the list. */
         else if (p->rule)
-            printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  by rule");
+            printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), p->is_range ? "  by rule, not tuned" : "  by rule");
         else if (p->is_range)
             printf_at(y, x, in.x + in.w - x, crt_attr(ROLE_DIM), "  range, not tuned");
     }
+    /* The rules in the rows left between the parameters and the status line (a refusal's
+       whole text, up to 4 rows); on a screen too small for all of them, as many as fit and a
+       line that says where the rest are. */
+    int status = refusal && *refusal ? wrapped_rows(refusal, in.w - 2) : 1;
+    status = status > 4 ? 4 : status;
+    int room = in.h - (int)l->nparams - 3 - status;
+    bool cut = rules > room;
+    if (cut)
+        rules = room > 1 ? room - 1 : 0;
     if (rules) {
         struct rect box = { in.y + (int)l->nparams + 1, in.x + 1, rules, in.w - 2 };
         char text[1200];
@@ -1978,6 +2018,12 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
             rule_text(&l->params[i], text, sizeof text);
             at = draw_wrapped(&box, at, text, crt_attr(ROLE_DIM));
         }
+    }
+    if (cut && room > 0) {
+        char more[64];
+        snprintf(more, sizeof more, "... the rest: clmm-tutor --show %d", l->number);
+        puts_at(in.y + (int)l->nparams + 1 + rules, in.x + 1, in.w - 2, more, crt_attr(ROLE_DIM));
+        rules++;
     }
     int below = (int)l->nparams + (rules ? rules + 1 : 0);
     if (refusal && *refusal) {

@@ -479,6 +479,17 @@ check "its rule is written out" "│ TSM by rule: 64 \+ 64 \* \(16 \* cdiv\(M, 1
 check "a long rule is written whole inside the dialog, wrapped" "│ [^│]*64\)\) +│"
 keys Escape
 check_gone "Esc closes lesson 16's parameters" "Lesson 16 parameters"
+# Lesson 19's: a list too long for the row shown by its span, a range with its rule, and rules
+# longer than 24 rows hold: as many as fit, then where the rest are; the refusal of TSK=16
+# (the --param above) whole below them, and the key line still in its place.
+keys g 1 9 Enter t
+check "a long list of values: the current one and the span" "│ SPLIT +\[[0-9]+\] of 16 values, 1 to 16 +\(default 1\)  by rule"
+check "a range: by rule and not tuned" "│ WAVE +\[[0-9]+\] of 1 to 65536 +\(default 132\)  by rule, not tuned"
+check "rules that do not fit: where the rest are" "│ \.\.\. the rest: clmm-tutor --show 19 +│"
+check "the refusal below them, whole" "│ 49152 does not hold\) +│"
+check "the key line in its place" "^ n/p lesson "
+keys Escape
+check_gone "Esc closes lesson 19's parameters" "Lesson 19 parameters"
 keys q
 check_restored "q after the host code at 80 columns" 0
 start 100 30 --lesson 13 --size 160 $device
