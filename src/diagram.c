@@ -409,8 +409,8 @@ static void say_groups(const struct figures *d, bool brief, char *buf, size_t le
 
     str_init(&s, buf, len);
     if (split && d->k_split_tiles < d->tile_groups)  /* only the last tiles split */
-        str_appendf(&s, "", "%lldx%lld %s of %lldx%lld, the last %lld split %lld ways", d->groups_m, d->groups_n,
-                    what, d->tile_rows, d->tile_cols, d->k_split_tiles, d->k_split);
+        str_appendf(&s, "", "%lldx%lld tiles of %lldx%lld, the last %lld split %lld ways", d->groups_m,
+                    d->groups_n, d->tile_rows, d->tile_cols, d->k_split_tiles, d->k_split);
     else if (split)                         /* several groups per tile, along K */
         str_appendf(&s, "", "%lldx%lldx%lld %s of %lldx%lld", d->groups_m, d->groups_n, d->k_split, what,
                     d->tile_rows, d->tile_cols);

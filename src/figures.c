@@ -248,6 +248,8 @@ static void check_layout(struct figures *d)
                  d->tile_rows, d->tile_cols, d->k_split_tiles, d->k_split, d->tile_groups, d->k_split_tiles,
                  d->k_split - 1, g->launch[0].groups);
     }
+    if (d->k_split_tiles > d->tile_groups)
+        warn(d, "k-split-tiles gives %lld tiles to split, of %lld", d->k_split_tiles, d->tile_groups);
     if (d->has_item && (d->tile_items == 0 || (unsigned long long)d->tile_items != g->launch[0].group_items))
         warn(d, "a tile of %lldx%lld is not %zu work-items of %lldx%lld", d->tile_rows, d->tile_cols,
              g->launch[0].group_items, d->item_rows, d->item_cols);

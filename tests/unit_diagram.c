@@ -244,6 +244,16 @@ START_TEST(test_diagram_lines_that_disagree)
     ck_assert_int_lt(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
     ck_assert_msg(strstr(e.msg, "item-run") != NULL, "%s", e.msg);
     lesson_free(&l);
+    /* 2048 tiles, the last 1024 split 3 ways: 2048 + 1024 x 2 = 4096 groups, as launched. */
+    parse(HEADER "args: M N K A B C\ntile: TS, 2 * TS\nk-split: 3\nk-split-tiles: 1024\n---\n", &l);
+    ck_assert_int_eq(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_int_eq(d.nwarnings, 0);
+    lesson_free(&l);
+    parse(HEADER "args: M N K A B C\ntile: TS, TS\nk-split: 2\nk-split-tiles: 5000\n---\n", &l);
+    ck_assert_int_eq(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert(has_warning(&d, "k-split-tiles gives 5000 tiles to split, of 4096"));
+    ck_assert(has_warning(&d, "the last 5000 of them 2 work-groups each"));
+    lesson_free(&l);
     parse(HEADER "args: M N K A B C\ntile: TS - 16, TS\n---\n", &l);
     ck_assert_int_lt(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
     ck_assert_msg(strstr(e.msg, "tile: TS - 16 is 0") != NULL, "%s", e.msg);
@@ -932,8 +942,8 @@ START_TEST(test_diagram_last_wave)
     ck_assert_uint_eq(d.g.launch[0].groups, 3000);
     ck_assert_int_eq(d.nwarnings, 0);
     n = draw_checked(&d, 100, 24, true, "lesson 19");
-    ck_assert(drawn(n, "32x64 work-groups of 256x128, the last"));
-    ck_assert(drawn(n, "68 split 15 ways"));
+    ck_assert(drawn(n, "32x64 tiles of 256x128, the last"));
+    ck_assert(drawn(n, "the last 68") && drawn(n, "split 15 ways"));
     /* Nothing split: the tiles alone. */
     compute(19, big, NULL, 0, NULL, &d);
     ck_assert_int_eq(d.k_split_tiles, 68);
