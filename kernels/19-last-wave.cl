@@ -36,6 +36,8 @@
  * W holds the TAIL counters first, then the parts: one TSM x TSN block per
  * group of the tail, dense, from the first multiple of 32 floats after the
  * counters; the block of range z of tail tile j is number j*SPLIT + z.
+ * Their offsets are ints: the engine refuses a scratch buffer of more than
+ * INT_MAX floats.
  */
 
 #if !defined(SPLIT) || !defined(LAST) || !defined(WAVE)
