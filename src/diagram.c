@@ -408,7 +408,11 @@ static void say_groups(const struct figures *d, bool brief, char *buf, size_t le
     struct str s;
 
     str_init(&s, buf, len);
-    if (split && d->k_split_tiles < d->tile_groups)  /* only the last tiles split */
+    if (d->has_tile && d->k_split_groups >= 0 && d->k_split_tiles > 0 &&
+        d->k_split_groups != d->k_split_tiles * d->k_split)     /* the last tiles in pieces */
+        str_appendf(&s, "", "%lldx%lld tiles of %lldx%lld, the last %lld in %lld pieces", d->groups_m,
+                    d->groups_n, d->tile_rows, d->tile_cols, d->k_split_tiles, d->k_split_groups);
+    else if (split && d->k_split_tiles < d->tile_groups)  /* only the last tiles split */
         str_appendf(&s, "", "%lldx%lld tiles of %lldx%lld, the last %lld split %lld ways", d->groups_m,
                     d->groups_n, d->tile_rows, d->tile_cols, d->k_split_tiles, d->k_split);
     else if (split)                         /* several groups per tile, along K */

@@ -77,6 +77,18 @@ static int read_layout(const struct lesson *l, const struct param_set *ps, struc
     d->k_split = 1;
     if (y->k_split && eval_positive(l, ps, g, "k-split", y->k_split, &d->k_split, e) < 0)
         return -1;
+    d->k_split_groups = -1;     /* k-split each */
+    if (y->k_split_groups) {
+        if (geometry_eval(l, ps, g->run, y->k_split_groups, &d->k_split_groups, e) < 0) {
+            error_prefix(e, "k-split-groups");
+            return -1;
+        }
+        if (d->k_split_groups < 0) {
+            error_set(e, "k-split-groups: %s is %lld at %lldx%lldx%lld, below 0", y->k_split_groups,
+                      d->k_split_groups, g->run.m, g->run.n, g->run.k);
+            return -1;
+        }
+    }
     d->k_split_tiles = -1;      /* all of them, once they are counted */
     if (y->k_split_tiles) {
         if (geometry_eval(l, ps, g->run, y->k_split_tiles, &d->k_split_tiles, e) < 0) {
@@ -215,7 +227,8 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
     }
     d->local_bytes = sizeof(float) * floats;
     groups = g->launch[0].has_local ? (double)g->launch[0].groups
-                                    : (double)d->tile_groups + (double)d->k_split_tiles * (double)(d->k_split - 1);
+             : d->k_split_groups >= 0 ? (double)(d->tile_groups - d->k_split_tiles) + (double)d->k_split_groups
+                                      : (double)d->tile_groups + (double)d->k_split_tiles * (double)(d->k_split - 1);
     d->bytes_per_flop = d->has_loads && groups > 0 ? 4.0 * (double)d->loads * groups / gemm_flops(g->run) : -1.0;
     asked = gemm_flops(g->asked);
     run = gemm_flops(g->run);
@@ -231,8 +244,16 @@ static void check_layout(struct figures *d)
 
     if (!g->launch[0].has_local || !d->has_tile)
         return;
-    /* Every tile once, and the k-split-tiles last ones k-split - 1 times more. */
-    if (__builtin_mul_overflow(d->k_split_tiles, d->k_split - 1, &groups) ||
+    /* Every tile once, and the k-split-tiles last ones k-split - 1 times more; or, with
+       k-split-groups, the tiles not split once and the split ones in so many groups. */
+    if (d->k_split_groups >= 0) {
+        if (d->k_split_tiles > d->tile_groups ||
+            (unsigned long long)(d->tile_groups - d->k_split_tiles + d->k_split_groups) != g->launch[0].groups)
+            warn(d, "%lld tiles of %lldx%lld, the last %lld in %lld work-groups (k-split-tiles, k-split-groups), "
+                 "make %lld work-groups, but the NDRange has %zu", d->tile_groups, d->tile_rows, d->tile_cols,
+                 d->k_split_tiles, d->k_split_groups, d->tile_groups - d->k_split_tiles + d->k_split_groups,
+                 g->launch[0].groups);
+    } else if (__builtin_mul_overflow(d->k_split_tiles, d->k_split - 1, &groups) ||
         __builtin_add_overflow(groups, d->tile_groups, &groups) || groups < 0 ||
         (unsigned long long)groups != g->launch[0].groups) {
         if (d->k_split == 1)

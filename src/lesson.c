@@ -524,6 +524,8 @@ static int parse_layout_line(struct reader *r, const char *key, const char *valu
         return parse_one(r, value, &y->k_split);
     if (strcmp(key, "k-split-tiles") == 0)
         return parse_one(r, value, &y->k_split_tiles);
+    if (strcmp(key, "k-split-groups") == 0)
+        return parse_one(r, value, &y->k_split_groups);
     if (strcmp(key, "loads") == 0)
         return parse_one(r, value, &y->loads);
     return bad(r, "unknown key \"%s\" (see lessons/FORMAT or clmm-tutor(1))", key);
@@ -784,7 +786,7 @@ static char *shorten(const char *title)
 static bool has_layout(const struct lesson_layout *y)
 {
     return y->tile[0] || y->item[0] || y->item_run[0] || y->item_stride[0] || y->local_a[0] || y->local_b[0] ||
-           y->local_copies || y->k_split || y->k_split_tiles || y->loads;
+           y->local_copies || y->k_split || y->k_split_tiles || y->k_split_groups || y->loads;
 }
 
 /* The further launches are complete, and W is passed where there is a scratch buffer. */
@@ -974,6 +976,7 @@ static void layout_free(struct lesson_layout *y)
     free(y->local_copies);
     free(y->k_split);
     free(y->k_split_tiles);
+    free(y->k_split_groups);
     free(y->loads);
 }
 

@@ -82,6 +82,7 @@ struct lesson_layout {
     char *local_copies;         /* copies of those tiles; NULL: 1 */
     char *k_split;              /* work-groups sharing each tile, each over a part of K; NULL: 1 */
     char *k_split_tiles;        /* the tiles, the last ones, that k-split shares out; NULL: all */
+    char *k_split_groups;       /* the work-groups those tiles take in all; NULL: k-split each */
     char *loads;                /* floats one work-group reads from global memory */
 };
 

@@ -254,6 +254,15 @@ START_TEST(test_diagram_lines_that_disagree)
     ck_assert(has_warning(&d, "k-split-tiles gives 5000 tiles to split, of 4096"));
     ck_assert(has_warning(&d, "the last 5000 of them 2 work-groups each"));
     lesson_free(&l);
+    /* The last 10 tiles in 10 groups (pieces): as launched; in 30, not. */
+    parse(HEADER "args: M N K A B C\ntile: TS, TS\nk-split-tiles: 10\nk-split-groups: 10\n---\n", &l);
+    ck_assert_int_eq(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert_int_eq(d.nwarnings, 0);
+    lesson_free(&l);
+    parse(HEADER "args: M N K A B C\ntile: TS, TS\nk-split-tiles: 10\nk-split-groups: 30\n---\n", &l);
+    ck_assert_int_eq(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
+    ck_assert(has_warning(&d, "the last 10 in 30 work-groups (k-split-tiles, k-split-groups), make 4116 work-groups"));
+    lesson_free(&l);
     parse(HEADER "args: M N K A B C\ntile: TS - 16, TS\n---\n", &l);
     ck_assert_int_lt(figures_compute(&l, &ps, cube, NULL, &d, &e), 0);
     ck_assert_msg(strstr(e.msg, "tile: TS - 16 is 0") != NULL, "%s", e.msg);
