@@ -258,7 +258,7 @@ START_TEST(test_tail)
     };
     static const long long waves[] = { 4, 7 }, splits[] = { 3, 16 };
     int wave = lesson_param_index(l, "WAVE"), split = lesson_param_index(l, "SPLIT"),
-        last = lesson_param_index(l, "LAST");
+        last = lesson_param_index(l, "LAST"), pieces = lesson_param_index(l, "PIECES");
     struct param_set base;
 
     if (wave < 0)
@@ -270,19 +270,24 @@ START_TEST(test_tail)
         ck_assert_msg(i >= 0, "lesson %d has WAVE but no %s", l->number, fixed[f].name);
         base.values[i] = fixed[f].value;
     }
+    /* With pieces (lesson 20), the tail in shares of equal work instead of the split; their
+       parts are added by the last group only. */
+    for (int pc = 0; pc <= (pieces >= 0); pc++)
     for (size_t w = 0; w < 2; w++)
         for (size_t sp = 0; sp < 2; sp++)
-            for (int la = 0; la <= 1; la++)
+            for (int la = pc; la <= 1; la++)
                 for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
                     struct param_set ps = base;
                     struct run_result r;
+                    if (pieces >= 0)
+                        ps.values[pieces] = pc;
                     ps.values[wave] = waves[w];
                     ps.values[split] = splits[sp];
                     ps.values[last] = la;
                     run(l, &ps, shapes[s], &r);
                     ck_assert_msg(r.status == RUN_OK && r.verify.ok,
-                                  "lesson %d, WAVE=%lld SPLIT=%lld LAST=%d at %lldx%lldx%lld: %s: %s", l->number,
-                                  waves[w], splits[sp], la, shapes[s].m, shapes[s].n, shapes[s].k,
+                                  "lesson %d, PIECES=%d WAVE=%lld SPLIT=%lld LAST=%d at %lldx%lldx%lld: %s: %s",
+                                  l->number, pc, waves[w], splits[sp], la, shapes[s].m, shapes[s].n, shapes[s].k,
                                   run_status_name(r.status), r.error.msg);
                     run_result_free(&r);
                 }

@@ -83,13 +83,15 @@ EXTRA
 # reads (the lesson says why the GPUs it is written for order them): these runs check the
 # bounds of every access and the API calls, without the race check. Partial tiles with N not
 # a multiple of 4 (parts read float by float), whole tiles (float4s), and an uneven split.
-# Lesson 19's tail added the same way, after whole tiles.
+# Lesson 19's tail added the same way, after whole tiles; lesson 20's in pieces of two rounds.
 races=off
 check_each <<'LAST'
 18 130x70x100 TSM=64 TSN=64 WM=32 WIM=4 SPLIT=2 LAST=1
 18 128x128x40 TSM=64 TSN=64 WM=16 WIM=2 SPLIT=2 LAST=1
 18 200x136x300 TSM=64 TSN=64 WM=32 WIM=8 SPLIT=3 LAST=1
 19 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 SPLIT=3 LAST=1
+20 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 PIECES=1 LAST=1
+20 192x260x44 TSM=64 TSN=64 WM=16 WIM=2 WAVE=7 PIECES=1 LAST=1
 19 192x130x44 TSM=64 TSN=64 WM=16 WIM=2 WAVE=4 SPLIT=2 LAST=1
 LAST
 races=on

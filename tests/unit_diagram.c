@@ -953,6 +953,16 @@ START_TEST(test_diagram_last_wave)
     n = draw_checked(&d, 100, 24, true, "lesson 19");
     ck_assert(drawn(n, "32x64 tiles of 256x128, the last"));
     ck_assert(drawn(n, "the last 68") && drawn(n, "split 15 ways"));
+    /* Lesson 20 at 4096 in pieces: 512 tiles, 116 left, 132 shares: 396 whole tiles and at
+       most 132 + 115 pieces, as many groups as launched. */
+    compute(20, (struct gemm_size){ 4096, 4096, 4096 }, NULL, 0, NULL, &d);
+    ck_assert_int_eq(d.k_split_tiles, 116);
+    ck_assert_int_eq(d.k_split_groups, 247);
+    ck_assert_uint_eq(d.g.launch[0].groups, 643);
+    ck_assert_int_eq(d.nwarnings, 0);
+    n = draw_checked(&d, 100, 24, true, "lesson 20");
+    ck_assert(drawn(n, "16x32 tiles of 256x128, the last 116"));
+    ck_assert(drawn(n, "in 247 pieces"));
     /* Nothing split: the tiles alone. */
     compute(19, big, NULL, 0, NULL, &d);
     ck_assert_int_eq(d.k_split_tiles, 68);
