@@ -309,7 +309,11 @@ void gemm_pieces(const int M, const int N, const int K,
        lesson 19; then the tail. */
     const int tiles_n = (N + TSN - 1) / TSN;
     const int tiles = (M + TSM - 1) / TSM * tiles_n;
-    const int tail = SPLIT == 1 && !PIECES ? 0 : tiles % WAVE;
+#if SPLIT == 1 && !PIECES
+    const int tail = 0;
+#else
+    const int tail = tiles % WAVE;
+#endif
     const int full = tiles - tail;
     const int g = get_group_id(0);
     const int spt = (K + TSK - 1) / TSK;       /* steps of K per tile */
@@ -328,7 +332,8 @@ void gemm_pieces(const int M, const int N, const int K,
     int tile = g, ks0 = 0, ks1 = spt, slot = -1, n = 1;
 #if PIECES
     const long S = (long)tail * spt;          /* the tail's steps */
-    const long G = min(WAVE, 2 * tail);       /* its shares: each at least half a tile */
+    /* Its shares: each at least half a tile, and at least a step (K of one step). */
+    const long G = min(min((long)WAVE, 2l * tail), S);
     int j = -1;                               /* this group's share */
     if (g >= full) {
         const int r = g - full;
