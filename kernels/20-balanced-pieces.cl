@@ -293,7 +293,8 @@ void gemm_pieces(const int M, const int N, const int K,
                  const __global float *A,
                  const __global float *B,
                  __global float *C,
-                 __global float *W)
+                 __global float *W,
+                 __local int *second)   /* WAVE ints: the second pieces' lengths, by share */
 {
     /* Work-items of consecutive linear id make a warp on NVIDIA GPUs. The
        copying below uses tid as lesson 13 does; only the computation and
@@ -324,7 +325,6 @@ void gemm_pieces(const int M, const int N, const int K,
     __local int last;                  /* whether this group counted last */
 #endif
 #if PIECES
-    __local int second[WAVE];          /* the second pieces' lengths, by share */
     __local int chosen;                /* the share of this group's second piece */
 #endif
 

@@ -955,7 +955,7 @@ START_TEST(test_diagram_last_wave)
     ck_assert(drawn(n, "the last 68") && drawn(n, "split 15 ways"));
     /* Lesson 20 at 4096 in pieces: 512 tiles, 116 left, 132 shares: 396 whole tiles and at
        most 132 + 115 pieces, as many groups as launched. */
-    compute(20, (struct gemm_size){ 4096, 4096, 4096 }, NULL, 0, NULL, &d);
+    compute(20, (struct gemm_size){ 4096, 4096, 4096 }, "PIECES", 1, NULL, &d);
     ck_assert_int_eq(d.k_split_tiles, 116);
     ck_assert_int_eq(d.k_split_groups, 247);
     ck_assert_uint_eq(d.g.launch[0].groups, 643);
