@@ -42,6 +42,21 @@ static int eval_positive(const struct lesson *l, const struct param_set *ps, con
     return 0;
 }
 
+/* One expression of a layout line that counts, at the size the kernel runs at; it may be 0. */
+static int eval_count(const struct lesson *l, const struct param_set *ps, const struct geometry *g,
+                      const char *key, const char *expr, long long *v, struct error *e)
+{
+    if (geometry_eval(l, ps, g->run, expr, v, e) < 0) {
+        error_prefix(e, "%s", key);
+        return -1;
+    }
+    if (*v < 0) {
+        error_set(e, "%s: %s is %lld at %lldx%lldx%lld, below 0", key, expr, *v, g->run.m, g->run.n, g->run.k);
+        return -1;
+    }
+    return 0;
+}
+
 /* A "ROWS, COLS" line, where the lesson has it. */
 static int eval_pair(const struct lesson *l, const struct param_set *ps, const struct geometry *g,
                      const char *key, char *const exprs[2], bool *has, long long *rows, long long *cols,
@@ -78,29 +93,11 @@ static int read_layout(const struct lesson *l, const struct param_set *ps, struc
     if (y->k_split && eval_positive(l, ps, g, "k-split", y->k_split, &d->k_split, e) < 0)
         return -1;
     d->k_split_groups = -1;     /* k-split each */
-    if (y->k_split_groups) {
-        if (geometry_eval(l, ps, g->run, y->k_split_groups, &d->k_split_groups, e) < 0) {
-            error_prefix(e, "k-split-groups");
-            return -1;
-        }
-        if (d->k_split_groups < 0) {
-            error_set(e, "k-split-groups: %s is %lld at %lldx%lldx%lld, below 0", y->k_split_groups,
-                      d->k_split_groups, g->run.m, g->run.n, g->run.k);
-            return -1;
-        }
-    }
+    if (y->k_split_groups && eval_count(l, ps, g, "k-split-groups", y->k_split_groups, &d->k_split_groups, e) < 0)
+        return -1;
     d->k_split_tiles = -1;      /* all of them, once they are counted */
-    if (y->k_split_tiles) {
-        if (geometry_eval(l, ps, g->run, y->k_split_tiles, &d->k_split_tiles, e) < 0) {
-            error_prefix(e, "k-split-tiles");
-            return -1;
-        }
-        if (d->k_split_tiles < 0) {
-            error_set(e, "k-split-tiles: %s is %lld at %lldx%lldx%lld, below 0", y->k_split_tiles,
-                      d->k_split_tiles, g->run.m, g->run.n, g->run.k);
-            return -1;
-        }
-    }
+    if (y->k_split_tiles && eval_count(l, ps, g, "k-split-tiles", y->k_split_tiles, &d->k_split_tiles, e) < 0)
+        return -1;
     d->has_loads = y->loads != NULL;
     if (d->has_loads && eval_positive(l, ps, g, "loads", y->loads, &d->loads, e) < 0)
         return -1;
