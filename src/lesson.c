@@ -35,7 +35,7 @@ struct reader {
     struct {
         char key[16];
         int line;
-    } seen[32];                 /* the keys met so far, and where, for errors found at the end */
+    } seen[48];                 /* the keys met so far, and where, for errors found at the end */
     size_t nseen;
 };
 
@@ -389,6 +389,50 @@ static int parse_require(struct reader *r, const char *value)
     return remember(r, q->expr);
 }
 
+/* The digits of one part of a compute capability, at most 3 of them, into *out; the first
+   byte after them returned, NULL when there are none or too many. */
+static const char *version_part(const char *p, unsigned *out)
+{
+    unsigned v = 0;
+    int n = 0;
+
+    for (; isdigit((unsigned char)*p) && n < 4; p++, n++)
+        v = v * 10 + (unsigned)(*p - '0');
+    if (n == 0 || n > 3)
+        return NULL;
+    *out = v;
+    return p;
+}
+
+/* "nvidia MAJOR.MINOR : WHY": the lesson runs only on an NVIDIA GPU of that compute capability
+   or later, for the reason WHY (lesson_device_check). */
+static int parse_needs(struct reader *r, const char *value)
+{
+    struct lesson_needs *n = &r->l->needs;
+    const char *p = value;
+
+    if (strncmp(p, "nvidia", 6) != 0 || !isspace((unsigned char)p[6]))
+        return bad(r, "expected \"nvidia MAJOR.MINOR : WHY\" (an NVIDIA GPU is the only device a lesson can "
+                      "name), found \"%.200s\"", value);
+    for (p += 6; isspace((unsigned char)*p); p++)
+        ;
+    if (!(p = version_part(p, &n->major)) || *p != '.' || !(p = version_part(p + 1, &n->minor)) ||
+        (*p && !isspace((unsigned char)*p) && *p != ':'))
+        return bad(r, "needs: the compute capability in \"%.200s\" is not MAJOR.MINOR, two whole numbers of at "
+                      "most 3 digits such as 8.0", value);
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p != ':')
+        return bad(r, "%s", "needs: no \": WHY\" after the compute capability: say what the lesson needs it for");
+    n->why = dup_trimmed(p + 1, strlen(p + 1));
+    n->nvidia = true;
+    if (n->why[0] == '\0')
+        return bad(r, "%s", "needs: the reason after \":\" is empty: say what the lesson needs the device for");
+    if (strlen(n->why) > LESSON_NEEDS_WHY_MAX)
+        return bad(r, "needs: the reason is longer than %s bytes: keep it to a phrase", "200");
+    return 0;
+}
+
 /* Whether the canonical path lies inside the canonical directory dir. */
 /* Whether the file at path (stat gave st) can be a kernel; the reason into why when not. */
 static bool kernel_usable(const char *path, const struct stat *st, struct str *why)
@@ -612,6 +656,13 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
             return bad(r, "engine must be opencl or host, found \"%s\"", value);
         return 0;
     }
+    if (strcmp(key, "precision") == 0)
+        return precision_parse(value, &l->precision) ? 0
+                                                     : bad(r, "precision must be fp32 or tf32, found \"%.200s\"", value);
+    if (strcmp(key, "units") == 0)
+        return units_parse(value, &l->units) ? 0 : bad(r, "units must be fp32 or tensor, found \"%.200s\"", value);
+    if (strcmp(key, "needs") == 0)
+        return parse_needs(r, value);
     if (strcmp(key, "kernel") == 0) {
         l->kernel_file = find_kernel(r, value, kernel_dirs);
         return l->kernel_file ? 0 : -1;
@@ -863,6 +914,11 @@ static int check_complete(struct reader *r)
                             "work-groups (tile, item, item-run, item-stride, local-a, local-b, local-copies, "
                             "k-split, loads); "
                             "its kernel line, if any, names the C source shown");
+    if (l->engine == ENGINE_HOST && l->needs.nvidia) {
+        r->line = key_line(r, "needs");
+        return bad(r, "%s", "a host lesson (engine: host) runs on the CPU, built into the tool: it needs no device; "
+                            "delete the needs line");
+    }
     if (l->engine == ENGINE_HOST)
         l->nlaunches = 0;
     if (l->launch[0].local_dims && l->launch[0].local_dims != l->launch[0].dims) {
@@ -998,6 +1054,7 @@ void lesson_free(struct lesson *l)
     free(l->short_title);
     free(l->sources);
     free(l->branch);
+    free(l->needs.why);
     free(l->file);
     free(l->kernel_file);
     free(l->options);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "precision.h"
 #include "sources.h"
 
 #define LESSON_MAX_PARAMS 12
@@ -86,6 +87,15 @@ struct lesson_layout {
     char *loads;                /* floats one work-group reads from global memory */
 };
 
+/* The device a lesson needs (its needs line): an NVIDIA GPU of at least this compute
+   capability, for the reason given. Checked before its kernel is built: lesson_device_check. */
+#define LESSON_NEEDS_WHY_MAX 200    /* bytes of the reason */
+struct lesson_needs {
+    bool nvidia;                /* false: any OpenCL device will do */
+    unsigned major, minor;      /* the least compute capability */
+    char *why;                  /* what the lesson needs it for */
+};
+
 struct lesson {
     int number;
     char *title;
@@ -93,6 +103,9 @@ struct lesson {
     char *sources;
     char *branch;               /* the side branch's name; NULL: the main line */
     enum lesson_engine engine;
+    enum precision precision;   /* what the result is checked against (verify_tolerance_for) */
+    enum units units;           /* the units that do its multiply-adds */
+    struct lesson_needs needs;
     char *file;                 /* the lesson file, as given */
     char *kernel_file;          /* resolved path of the kernel; for the host engine the C source
                                    shown (run built in), or NULL */

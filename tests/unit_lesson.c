@@ -268,6 +268,88 @@ START_TEST(test_lesson_branch)
 }
 END_TEST
 
+/* precision and units: their two values each, the defaults, anything else an error. */
+START_TEST(test_lesson_precision_units)
+{
+    struct lesson l;
+    char longer[3000];
+
+    parse_ok(full_lesson, &l);
+    ck_assert_int_eq(l.precision, PRECISION_FP32);
+    ck_assert_int_eq(l.units, UNITS_FP32);
+    ck_assert(!l.needs.nvidia);
+    lesson_free(&l);
+    parse_ok(full_lesson_with(5, "precision: tf32\nunits: tensor\n"), &l);
+    ck_assert_int_eq(l.precision, PRECISION_TF32);
+    ck_assert_int_eq(l.units, UNITS_TENSOR);
+    lesson_free(&l);
+    parse_ok(full_lesson_with(5, "precision: fp32\nunits: tensor\n"), &l);   /* 3xTF32: FP32 on tensor cores */
+    ck_assert_int_eq(l.precision, PRECISION_FP32);
+    ck_assert_int_eq(l.units, UNITS_TENSOR);
+    lesson_free(&l);
+    parse_fails(full_lesson_with(5, "precision: TF32\n"), 5, "precision must be fp32 or tf32, found \"TF32\"");
+    parse_fails(full_lesson_with(5, "units: tensor cores\n"), 5, "units must be fp32 or tensor");
+    parse_fails(full_lesson_with(5, "precision: tf32\nprecision: fp32\n"), 6, "\"precision\" is given twice");
+    /* A long value is quoted cut, never overflowing. */
+    memset(longer, 'x', sizeof longer);
+    strcpy(longer + sizeof longer - 2, "\n");
+    memcpy(longer, "units: ", 7);
+    parse_fails(full_lesson_with(5, longer), 5, "units must be fp32 or tensor");
+}
+END_TEST
+
+START_TEST(test_lesson_needs)
+{
+    struct lesson l;
+
+    parse_ok(full_lesson_with(5, "needs: nvidia 8.0 : tensor cores with TF32: mma.sync\n"), &l);
+    ck_assert(l.needs.nvidia);
+    ck_assert_uint_eq(l.needs.major, 8);
+    ck_assert_uint_eq(l.needs.minor, 0);
+    ck_assert_str_eq(l.needs.why, "tensor cores with TF32: mma.sync");
+    lesson_free(&l);
+    ck_assert_ptr_null(l.needs.why);            /* lesson_free clears it */
+    parse_ok(full_lesson_with(5, "needs: nvidia  12.10:why\n"), &l);
+    ck_assert_uint_eq(l.needs.major, 12);
+    ck_assert_uint_eq(l.needs.minor, 10);
+    ck_assert_str_eq(l.needs.why, "why");
+    lesson_free(&l);
+}
+END_TEST
+
+/* Each bad form of a needs line is an error of its line. */
+START_TEST(test_lesson_needs_errors)
+{
+    static const struct {
+        const char *line, *fragment;
+    } bad[] = {
+        { "needs: amd 8.0 : why\n", "expected \"nvidia MAJOR.MINOR : WHY\"" },
+        { "needs: nvidia\n", "expected \"nvidia MAJOR.MINOR : WHY\"" },
+        { "needs: nvidia 8 : why\n", "is not MAJOR.MINOR" },
+        { "needs: nvidia eight.0 : why\n", "is not MAJOR.MINOR" },
+        { "needs: nvidia 8.x : why\n", "is not MAJOR.MINOR" },
+        { "needs: nvidia 8.0.1 : why\n", "is not MAJOR.MINOR" },
+        { "needs: nvidia -8.0 : why\n", "is not MAJOR.MINOR" },
+        { "needs: nvidia 99999999999999999999.0 : why\n", "is not MAJOR.MINOR" },
+        { "needs: nvidia 8.0 why\n", "no \": WHY\"" },
+        { "needs: nvidia 8.0\n", "no \": WHY\"" },
+        { "needs: nvidia 8.0 :\n", "the reason after \":\" is empty" },
+    };
+    char why[300];
+
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        parse_fails(full_lesson_with(5, bad[i].line), 5, bad[i].fragment);
+    parse_fails(full_lesson_with(5, "needs: nvidia 8.0 : a\nneeds: nvidia 9.0 : b\n"), 6,
+                "\"needs\" is given twice");
+    memset(why, 'w', sizeof why);
+    memcpy(why, "needs: nvidia 8.0 : ", 20);
+    strcpy(why + 250, "\n");
+    parse_fails(full_lesson_with(5, why), 5, "longer than 200 bytes");
+    parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\nneeds: nvidia 8.0 : why\n---\n", 5,
+                "a host lesson");
+}
+END_TEST
+
 /* Without a short line, a long title is cut after a whole word (a lone long word at a
    character, never inside one) and marked with "...". */
 START_TEST(test_lesson_short_title_default)
@@ -1081,6 +1163,9 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_item_stride_errors);
     tcase_add_test(parse, test_lesson_launches);
     tcase_add_test(parse, test_lesson_launch_errors);
+    tcase_add_test(parse, test_lesson_precision_units);
+    tcase_add_test(parse, test_lesson_needs);
+    tcase_add_test(parse, test_lesson_needs_errors);
     suite_add_tcase(s, parse);
 
     tcase_add_unchecked_fixture(load, root_setup, root_teardown);
