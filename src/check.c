@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "files.h"
+#include "needs.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -358,6 +359,12 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
         r->speed_size = o->speed_size_given ? o->speed_size : r->device_is_gpu ? x->speed_size : x->sizes[0];
     l.kernel_file = (char *)o->file;
     param_set_defaults(&l, &ps);
+    /* An exercise for another device is refused as its lesson would be, before any build. */
+    if (lesson_device_check(&l, cl->device, e) < 0) {
+        r->verdict = CHECK_REFUSED;
+        snprintf(r->message, sizeof r->message, "%s", e->msg);
+        return 0;
+    }
 
     /* Built as the student wrote it: no #line directive, which some compilers (NVIDIA's)
        ignore while counting its line; the log is rewritten to name the file instead. */

@@ -23,6 +23,7 @@
 #include "excommands.h"
 #include "device.h"
 #include "measure.h"
+#include "needs.h"
 #include "ocl.h"
 #include "params.h"
 #include "reference.h"
@@ -411,7 +412,9 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
         error_set(&e, "the tuner keeps its files under XDG_STATE_HOME and XDG_DATA_HOME, or HOME: set one");
         return commands_fail(EXIT_ENVIRONMENT, &e);
     }
-    if (workspace_init(&w, cl, opts->sizes[0], opts->measure.seed, &e) < 0)
+    /* Refused as measuring it is (tune_run would say the same, as an error of the tuner). */
+    if (lesson_device_check(l, cl->device, &e) < 0 ||
+        workspace_init(&w, cl, opts->sizes[0], opts->measure.seed, &e) < 0)
         return commands_fail(EXIT_RUN_FAILED, &e);
     title = text_printable(l->short_title, false);
     printf("Tuning lesson %d (%s) at %lldx%lldx%lld\non %s\n", l->number, title,

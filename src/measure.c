@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "hostgemm.h"
+#include "needs.h"
 #include "roofline.h"
 #include "str.h"
 #include "xalloc.h"
@@ -796,6 +797,10 @@ int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct par
     int rc;
 
     memset(k, 0, sizeof *k);
+    /* A kernel written for one device (inline PTX) may not even compile on another: not tried,
+       whoever builds it. */
+    if (lesson_device_check(l, cl->device, e) < 0)
+        return -1;
     if (measure_options(l, ps, extra, options, sizeof options, e) < 0)
         return -1;
     if (!given && !(given = source = lesson_kernel_source(l, e)))
@@ -1043,7 +1048,7 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     enum prepare_result pr;
 
     lr->size = s;
-    if (geometry_compute(l, lr->params, s, &lr->g, e) < 0)
+    if (lesson_device_check(l, self->w->cl->device, e) < 0 || geometry_compute(l, lr->params, s, &lr->g, e) < 0)
         return REFUSED;
     set_tile(lr);
     if (measure_check_indices(&lr->g, e) < 0)

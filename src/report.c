@@ -8,6 +8,7 @@
 
 #include "chart.h"
 #include "errmap.h"
+#include "needs.h"
 #include "roofline.h"
 #include "sources.h"
 #include "waves.h"
@@ -85,6 +86,18 @@ static void list_branches(FILE *out, const struct lesson_set *set)
     }
 }
 
+/* What --list says of a lesson after its sizes: what it needs of the device ("needs NVIDIA
+   8.0+"); "" for most. Returns buf. */
+static const char *list_notes(const struct lesson *l, char *buf, size_t len)
+{
+    struct str s;
+
+    str_init(&s, buf, len);
+    if (l->needs.nvidia)
+        str_appendf(&s, ", ", "needs NVIDIA %u.%u+", l->needs.major, l->needs.minor);
+    return buf;
+}
+
 void report_list(FILE *out, const struct lesson_set *set)
 {
     fprintf(out, " #  %-52s  %s\n", "lesson", "sizes");
@@ -94,9 +107,13 @@ void report_list(FILE *out, const struct lesson_set *set)
                           : l->square ? (l->pad ? "square (pads)" : "square only")
                           : l->nmultiples ? (l->pad ? "multiples (pads)" : "multiples only")
                           : "any";
+        char notes[128];
         fprintf(out, "%2d  ", l->number);
         put_lesson_title(out, l->title, l->branch != NULL, 52);
-        fprintf(out, "  %s\n", sizes);
+        if (list_notes(l, notes, sizeof notes)[0])
+            fprintf(out, "  %-16s  %s\n", sizes, notes);
+        else
+            fprintf(out, "  %s\n", sizes);
     }
     list_branches(out, set);
 }
@@ -188,6 +205,12 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
     fprintf(out, " in ");
     put_text(out, l->kernel_file, false);
     fputc('\n', out);
+    if (l->needs.nvidia) {
+        char needs[96], line[LESSON_NEEDS_WHY_MAX + 128];
+        snprintf(line, sizeof line, "%s (%s); on another device it is shown, not measured",
+                 lesson_needs_describe(l, needs, sizeof needs), l->needs.why);
+        print_wrapped(out, "Needs:", 7, line, width);
+    }
     fprintf(out, "Storage: %s, B %s%s\n", l->column_major ? "column-major" : "row-major",
             l->b_transposed ? "transposed (B^T, N x K)" : "as is (K x N)",
             l->square ? ", square matrices only" : "");

@@ -20,6 +20,7 @@
 
 #include "device.h"
 #include "files.h"
+#include "needs.h"
 #include "params.h"
 #include "str.h"
 #include "tuned.h"
@@ -324,6 +325,9 @@ int tune_run(struct workspace *w, const struct lesson *l, const struct tune_opti
     FILE *log;
 
     memset(res, 0, sizeof *res);
+    /* Every configuration would be refused alike: the search is, once. */
+    if (w->cl && lesson_device_check(l, w->cl->device, e) < 0)
+        return -1;
     res->space = tune_space_size(l);
     if (res->space == (size_t)-1 || res->space > 1000000) {
         error_set(e, "lesson %d has too many parameter combinations to search", l->number);

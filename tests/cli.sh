@@ -692,6 +692,35 @@ else
 fi
 # ---- end of error map of a wrong result ----
 
+# ---- precision, units and needs (tests/precision) ----
+# Lesson 72 needs an NVIDIA GPU of compute capability 8.0 and its kernel builds with NVIDIA's
+# compiler alone: shown and listed anywhere; on any other device refused, never built.
+precision="$top_srcdir/tests/precision"
+needs_reason='lesson 72 needs an NVIDIA GPU of compute capability 8\.0 or later \(tensor cores with TF32, reached through inline PTX mma\.sync\)'
+expect "--list says what a lesson needs" 0 '^72  Tensor cores, NVIDIA only +any +.*needs NVIDIA 8\.0\+' \
+    "$tutor" --list --lessons "$precision"
+expect "--show of a lesson that needs an NVIDIA GPU" 0 '^Needs: an NVIDIA GPU of compute capability 8\.0 or later' \
+    "$tutor" --show 72 --lessons "$precision"
+expect "--show --host-code of a lesson that needs an NVIDIA GPU" 0 'clEnqueueNDRangeKernel' \
+    "$tutor" --show 72 --lessons "$precision" --host-code --size 64x48x40
+if "$tutor" --devices >/dev/null 2>&1 && ! "$tutor" --devices | grep -q 'NVIDIA'; then
+    expect "a lesson that needs an NVIDIA GPU is refused elsewhere, with why" 1 \
+        'lesson 72 needs an NVIDIA GPU of compute capability 8\.0 or later \(tensor$' \
+        "$tutor" --bench --lessons "$precision" --lesson 72 --size 64x48x40 --reps 2 --no-reference
+    tr -s '\n ' '  ' <"$tmp/out" | grep -Eq " 72 Tensor cores, NVIDIA only refused $needs_reason; .*'s device .* is not an NVIDIA GPU: choose one with --device" ||
+        not_ok "the table's row says refused, what this device is and what to do"
+    grep -q 'build log' "$tmp/out" && not_ok "a refused lesson is not built"
+    expect "csv: refused, with why" 1 ',72,"Tensor cores, NVIDIA only",.*,refused,.*lesson 72 needs an NVIDIA GPU' \
+        "$tutor" --bench --lessons "$precision" --lesson 72 --size 64x48x40 --reps 2 --no-reference --format csv
+    expect "json: refused, with why" 1 '"status": "refused".*"message": "lesson 72 needs an NVIDIA GPU' \
+        "$tutor" --bench --lessons "$precision" --lesson 72 --size 64x48x40 --reps 2 --no-reference --format json
+    expect "--inside refuses it with why" 1 "^clmm-tutor: $needs_reason" \
+        "$tutor" --inside --lessons "$precision" --lesson 72 --size 64
+else
+    echo "SKIP: no OpenCL device, or an NVIDIA one; the refusal of lesson 72 was not tested"
+fi
+# ---- end of precision, units and needs ----
+
 # ---- CLBlast tuned by its own tuners (tests/clblast: their files, from POCL) ----
 # The fixtures name the device they were tuned on; the tests apply a copy naming this one.
 fixtures="$top_srcdir/tests/clblast"

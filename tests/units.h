@@ -37,5 +37,6 @@ Suite *sources_suite(void);
 Suite *hostcode_suite(void);
 Suite *json_suite(void);
 Suite *clblastparams_suite(void);
+Suite *needs_suite(void);
 
 #endif
