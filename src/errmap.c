@@ -191,7 +191,7 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
 }
 
 bool errmap_product(const float *A, const float *B, const float *C, long long m, long long n, long long k,
-                    long long tile_rows, long long tile_cols, bool column_major, struct errmap *em)
+                    double tolerance, long long tile_rows, long long tile_cols, bool column_major, struct errmap *em)
 {
     double *ref, *scale;
 
@@ -209,7 +209,7 @@ bool errmap_product(const float *A, const float *B, const float *C, long long m,
         return false;
     }
     hostgemm_double(A, B, ref, scale, m, n, k);
-    errmap_classify(C, ref, scale, m, n, verify_tolerance(k), tile_rows, tile_cols, column_major, em);
+    errmap_classify(C, ref, scale, m, n, tolerance, tile_rows, tile_cols, column_major, em);
     free(ref);
     free(scale);
     return true;

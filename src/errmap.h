@@ -52,12 +52,13 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
                      double tolerance, long long tile_rows, long long tile_cols, bool column_major,
                      struct errmap *em);
 
-/* Computes the reference of C = A B (A m x k, B k x n, row-major) and classifies C, when the
+/* Computes the reference of C = A B (A m x k, B k x n, row-major) and classifies C against
+   tolerance (verify_tolerance_for the product's precision), when the
    product is small enough to verify in full (VERIFY_FULL_LIMIT multiply-adds), C has at
    most ERRMAP_MAX_ELEMENTS elements and the host has the memory; otherwise sets ERRMAP_NONE
    and returns false. */
 bool errmap_product(const float *A, const float *B, const float *C, long long m, long long n, long long k,
-                    long long tile_rows, long long tile_cols, bool column_major, struct errmap *em);
+                    double tolerance, long long tile_rows, long long tile_cols, bool column_major, struct errmap *em);
 
 /* "edges", "index", ...: one word, for CSV and JSON. */
 const char *errmap_pattern_name(enum errmap_pattern p);

@@ -537,8 +537,8 @@ static void map_errors(struct runner *rn, struct run_result *r)
 {
     struct workspace *w = rn->w;
 
-    errmap_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, rn->tile_rows, rn->tile_cols,
-                   rn->c_column_major, &r->errmap);
+    errmap_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, r->verify.tolerance, rn->tile_rows,
+                   rn->tile_cols, rn->c_column_major, &r->errmap);
 }
 
 /* Fetches the last result; if it differs from the verified one, verifies it too. */
@@ -552,7 +552,7 @@ static int check_again(struct runner *rn, uint64_t verified, struct run_result *
     }
     if (checksum_of(w->C, (size_t)(w->size.m * w->size.n)) == verified)
         return 0;
-    verify_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, w->seed, &r->verify);
+    verify_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, rn->precision, w->seed, &r->verify);
     if (!r->verify.ok) {
         r->status = RUN_WRONG;
         error_set(&r->error, "after the timed launches: %s", r->verify.detail);
@@ -609,7 +609,7 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
         r->status = rc == LAUNCH_REFUSED ? RUN_REFUSED : RUN_ERROR;
         return;
     }
-    verify_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, w->seed, &r->verify);
+    verify_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, rn->precision, w->seed, &r->verify);
     if (!r->verify.ok) {
         r->status = RUN_WRONG;
         error_set(&r->error, "%s", r->verify.detail);
@@ -1261,6 +1261,7 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
     lr.lesson = l;
     lr.params = ps;
     lr.source = cfg->source;
+    lr.base.precision = l->precision;
     if (l->engine == ENGINE_HOST) {
         lr.base.prepare = host_prepare;
         lr.base.launch = host_launch;

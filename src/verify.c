@@ -6,6 +6,12 @@
    leaves a wide margin above that, while a wrong index or a missing tile gives errors
    of order 1/sqrt(K), thousands of times larger.
 
+   A TF32 kernel (lessons/FORMAT: precision) multiplies inputs rounded, or truncated by the
+   hardware, to 10 bits of mantissa: each off by at most u = 2^-10 of itself (2^-11 when
+   rounded to nearest), so each product a b by at most about 2u |a||b| and their sum by at
+   most 2u S, a bound that holds whatever the data, before the float accumulation adds its
+   own rounding. Its tolerance is that bound plus the FP32 one.
+
    Small products are compared element by element. Large ones would cost O(n^3) on the
    host, so they get O(n^2) checks instead: every element must be finite (the device
    buffer is filled with NaN before the launch, so an element never written is caught),
@@ -32,11 +38,17 @@
 #include "xalloc.h"
 
 #define UNIT_ROUNDOFF 5.9604644775390625e-8    /* 2^-24 */
+#define TF32_INPUT_ERROR 9.765625e-4            /* 2^-10: an input truncated to TF32 */
 #define HOEFFDING_BOUND 7.0
 
 double verify_tolerance(long long k)
 {
     return 8.0 * sqrt((double)(k > 0 ? k : 1)) * UNIT_ROUNDOFF;
+}
+
+double verify_tolerance_for(enum precision p, long long k)
+{
+    return (p == PRECISION_TF32 ? 2.0 * TF32_INPUT_ERROR : 0.0) + verify_tolerance(k);
 }
 
 double verify_element_error(double value, double ref, double scale)
@@ -154,14 +166,14 @@ static void verify_projections(const float *A, const float *B, const float *C,
     free(row_norm);
 }
 
-void verify_product(const float *A, const float *B, const float *C,
-                    long long m, long long n, long long k, uint64_t seed, struct verify_result *v)
+void verify_product(const float *A, const float *B, const float *C, long long m, long long n, long long k,
+                    enum precision p, uint64_t seed, struct verify_result *v)
 {
     struct rng r;
 
     memset(v, 0, sizeof *v);
     v->ok = true;
-    v->tolerance = verify_tolerance(k);
+    v->tolerance = verify_tolerance_for(p, k);
     if (m * n * k <= VERIFY_FULL_LIMIT) {
         verify_full(A, B, C, m, n, k, v);
         return;

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "precision.h"
+
 /* Products up to this many multiply-adds are checked element by element in full. */
 #define VERIFY_FULL_LIMIT (1LL << 27)
 #define VERIFY_VECTORS 8        /* Freivalds projections at larger sizes */
@@ -20,15 +22,20 @@ struct verify_result {
     char detail[256];           /* where and how it failed, empty when ok */
 };
 
-/* The tolerance for a sum of k products, relative to the sum of their magnitudes. */
+/* The tolerance for a sum of k products in float, relative to the sum of their magnitudes. */
 double verify_tolerance(long long k);
+
+/* The tolerance for a sum of k products of inputs of precision p: for FP32 verify_tolerance;
+   for TF32 (inputs rounded or truncated to 10 bits of mantissa) 2 * 2^-10 more. */
+double verify_tolerance_for(enum precision p, long long k);
 
 /* One element's error: |value - ref| / scale, where scale = |A||B| of the element; infinite
    for a value that is not finite. Right when it is within verify_tolerance. */
 double verify_element_error(double value, double ref, double scale);
 
-/* Checks the row-major m x n C against the row-major A (m x k) and B (k x n). */
-void verify_product(const float *A, const float *B, const float *C,
-                    long long m, long long n, long long k, uint64_t seed, struct verify_result *v);
+/* Checks the row-major m x n C against the row-major A (m x k) and B (k x n), to the
+   tolerance of precision p. */
+void verify_product(const float *A, const float *B, const float *C, long long m, long long n, long long k,
+                    enum precision p, uint64_t seed, struct verify_result *v);
 
 #endif

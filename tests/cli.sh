@@ -719,6 +719,16 @@ if "$tutor" --devices >/dev/null 2>&1 && ! "$tutor" --devices | grep -q 'NVIDIA'
 else
     echo "SKIP: no OpenCL device, or an NVIDIA one; the refusal of lesson 72 was not tested"
 fi
+# Lessons 70 and 71 run one kernel whose inputs are truncated to TF32: right as tf32 (70),
+# wrong as fp32 (71), which it is not.
+if "$tutor" --devices >/dev/null 2>&1; then
+    expect "a tf32 lesson of TF32 inputs is verified" 0 '^ +70 +TF32 inputs, declared tf32.* [0-9.]+ ' \
+        "$tutor" --bench --lessons "$precision" --lesson 70 --size 64x48x200 --reps 2 --no-reference
+    expect "the same kernel declared fp32 is wrong" 1 '^ +71 +TF32 inputs, declared fp32 +WRONG RESULT' \
+        "$tutor" --bench --lessons "$precision" --lesson 71 --size 64x48x200 --reps 2 --no-reference
+else
+    echo "SKIP: no OpenCL device; the precision of lessons 70 and 71 was not tested"
+fi
 # ---- end of precision, units and needs ----
 
 # ---- CLBlast tuned by its own tuners (tests/clblast: their files, from POCL) ----

@@ -358,14 +358,14 @@ START_TEST(test_errmap_product)
     for (long long i = 0; i < k * n; i++)
         B[i] = (float)((i * 5 % 11) - 5) / 4.0f;
     hostgemm_float(A, B, C, m, n, k);
-    ck_assert(errmap_product(A, B, C, m, n, k, 16, 16, false, &em));
+    ck_assert(errmap_product(A, B, C, m, n, k, verify_tolerance(k), 16, 16, false, &em));
     ck_assert_int_eq(em.pattern, ERRMAP_RIGHT);
     for (long long i = 0; i < m; i++)
         for (long long j = 16; j < n; j++)
             C[i * n + j] = NAN;
-    ck_assert(errmap_product(A, B, C, m, n, k, 16, 16, false, &em));
+    ck_assert(errmap_product(A, B, C, m, n, k, verify_tolerance(k), 16, 16, false, &em));
     ck_assert_int_eq(em.pattern, ERRMAP_EDGES);
-    ck_assert(!errmap_product(A, B, C, 1 << 10, 1 << 10, (VERIFY_FULL_LIMIT >> 20) + 1, 16, 16, false, &em));
+    ck_assert(!errmap_product(A, B, C, 1 << 10, 1 << 10, (VERIFY_FULL_LIMIT >> 20) + 1, verify_tolerance(1), 16, 16, false, &em));
     ck_assert_int_eq(em.pattern, ERRMAP_NONE);
     free(A);
     free(B);

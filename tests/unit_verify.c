@@ -81,7 +81,7 @@ static float *copy_of_c(const struct product *p)
 static void verify(const struct product *p, const float *C, struct verify_result *v)
 {
     memset(v, 0x5A, sizeof *v);
-    verify_product(p->A, p->B, C, p->m, p->n, p->k, SEED, v);
+    verify_product(p->A, p->B, C, p->m, p->n, p->k, PRECISION_FP32, SEED, v);
 }
 
 static void expect_pass(const struct product *p, const float *C)
@@ -159,6 +159,73 @@ START_TEST(test_verify_tolerance)
     /* Like sqrt(k): four times the terms, twice the tolerance. */
     ck_assert_double_eq_tol(verify_tolerance(4096) / verify_tolerance(1024), 2.0, 1e-9);
     ck_assert_double_eq_tol(verify_tolerance(400) / verify_tolerance(4), 10.0, 1e-9);
+}
+END_TEST
+
+/* TF32: the FP32 tolerance plus 2 * 2^-10 for inputs truncated to 10 bits of mantissa. */
+START_TEST(test_verify_tolerance_tf32)
+{
+    static const long long ks[] = { 1, 400, 4096, 1 << 20 };
+
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        long long k = ks[i];
+        ck_assert_double_eq(verify_tolerance_for(PRECISION_FP32, k), verify_tolerance(k));
+        ck_assert_double_eq_tol(verify_tolerance_for(PRECISION_TF32, k), 2.0 / 1024 + 8.0 * sqrt((double)k) / (1 << 24),
+                                1e-15);
+        ck_assert_double_gt(verify_tolerance_for(PRECISION_TF32, k), verify_tolerance(k));
+    }
+    ck_assert_double_eq_tol(verify_tolerance_for(PRECISION_TF32, 4096), 1.953125e-3 + 3.0517578125e-5, 1e-15);
+}
+END_TEST
+
+/* x truncated to TF32, as the tensor cores may take it: the low 13 of 23 mantissa bits cleared. */
+static float to_tf32(float x)
+{
+    uint32_t bits;
+
+    memcpy(&bits, &x, sizeof bits);
+    bits &= 0xffffe000u;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* The product computed in float from inputs truncated to TF32 is right as TF32 and wrong as
+   FP32, checked in full or by samples and projections. */
+static void tf32_product(struct product *p)
+{
+    size_t ak = (size_t)(p->m * p->k), bk = (size_t)(p->k * p->n);
+    float *A = alloc(ak, sizeof *A), *B = alloc(bk, sizeof *B), *C = alloc((size_t)(p->m * p->n), sizeof *C);
+    struct verify_result v;
+
+    for (size_t i = 0; i < ak; i++)
+        A[i] = to_tf32(p->A[i]);
+    for (size_t i = 0; i < bk; i++)
+        B[i] = to_tf32(p->B[i]);
+    hostgemm_float(A, B, C, p->m, p->n, p->k);
+    verify_product(p->A, p->B, C, p->m, p->n, p->k, PRECISION_TF32, SEED, &v);
+    ck_assert_msg(v.ok, "TF32 inputs fail the TF32 tolerance: %s", v.detail);
+    ck_assert_double_eq(v.tolerance, verify_tolerance_for(PRECISION_TF32, p->k));
+    verify_product(p->A, p->B, C, p->m, p->n, p->k, PRECISION_FP32, SEED, &v);
+    ck_assert_msg(!v.ok, "TF32 inputs pass the FP32 tolerance (max error %g)", v.max_error);
+    free(A);
+    free(B);
+    free(C);
+}
+
+START_TEST(test_verify_tf32_inputs)
+{
+    struct product p = { 300, 200, 500, NULL, NULL, NULL, NULL, NULL, NULL };
+
+    product_make(&p);
+    ck_assert_int_le(p.m * p.n * p.k, VERIFY_FULL_LIMIT);
+    tf32_product(&p);
+    product_free(&p);
+}
+END_TEST
+
+START_TEST(test_verify_large_tf32_inputs)
+{
+    tf32_product(&large);
 }
 END_TEST
 
@@ -351,6 +418,8 @@ Suite *verify_suite(void)
 
     tcase_add_unchecked_fixture(small_tc, small_setup, small_teardown);
     tcase_add_test(small_tc, test_verify_tolerance);
+    tcase_add_test(small_tc, test_verify_tolerance_tf32);
+    tcase_add_test(small_tc, test_verify_tf32_inputs);
     tcase_add_test(small_tc, test_verify_small_correct);
     tcase_add_test(small_tc, test_verify_odd_shape_correct);
     tcase_add_test(small_tc, test_verify_small_perturbed);
@@ -363,6 +432,7 @@ Suite *verify_suite(void)
 
     tcase_add_unchecked_fixture(large_tc, large_setup, large_teardown);
     tcase_add_test(large_tc, test_verify_large_correct);
+    tcase_add_test(large_tc, test_verify_large_tf32_inputs);
     tcase_add_test(large_tc, test_verify_large_interior_element);
     tcase_add_test(large_tc, test_verify_large_perturbed_edge);
     tcase_add_test(large_tc, test_verify_large_last_column);
