@@ -743,6 +743,8 @@ static void describe(struct run_result *r, const struct lesson *l, const struct 
     r->lesson = l->number;
     snprintf(r->title, sizeof r->title, "%s", l->short_title);
     snprintf(r->branch, sizeof r->branch, "%s", l->branch ? l->branch : "");
+    r->precision = l->precision;
+    r->units = l->units;
     param_set_format(l, ps, r->params, sizeof r->params);
 }
 

@@ -96,6 +96,9 @@ struct run_result {
                                    has no loads line (or runs on the host); -1: its layout
                                    lines give no figure at this size */
     bool on_host;               /* the host reference: not on the device's ceilings */
+    enum precision precision;   /* the lesson's (lessons/FORMAT): a TF32 speed is labelled so */
+    enum units units;           /* those that did its multiply-adds: the tensor cores have no
+                                   ceiling the tool knows */
 };
 
 void run_result_init(struct run_result *r);

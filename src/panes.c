@@ -1034,14 +1034,16 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
         chart_format_value(all->median, b, sizeof b);
         format_spread(all, spread, sizeof spread);
         n = snprintf(line, sizeof line, "latest %s  median %s %s", a, b, spread);
-        /* The share of the peak, then the number of runs the median is of, where they fit. */
-        char runs[48];
-        int more;
-        if (v->ceilings.have && v->ceilings.gflops > 0.0 && current(m)->engine != ENGINE_HOST) {
+        /* The share of the peak (none for the tensor cores: the FP32 peak is not theirs), then
+           the number of runs the median is of, where they fit. */
+        char runs[48] = "";
+        int more = 0;
+        if (current(m)->units == UNITS_TENSOR)
+            more = snprintf(runs, sizeof runs, "  %s", UNITS_TENSOR_NOTE);
+        else if (v->ceilings.have && v->ceilings.gflops > 0.0 && current(m)->engine != ENGINE_HOST)
             more = snprintf(runs, sizeof runs, "  %.0f%% of peak", 100.0 * all->median / v->ceilings.gflops);
-            if ((int)str_columns(line, (size_t)n) + more <= in->w)
-                n += snprintf(line + n, sizeof line - (size_t)n, "%s", runs);
-        }
+        if ((int)str_columns(line, (size_t)n) + more <= in->w)
+            n += snprintf(line + n, sizeof line - (size_t)n, "%s", runs);
         more = snprintf(runs, sizeof runs, "  (%zu run%s)", all->runs, all->runs == 1 ? "" : "s");
         if ((int)str_columns(line, (size_t)n) + more <= in->w)
             snprintf(line + n, sizeof line - (size_t)n, "%s", runs);
@@ -1480,8 +1482,13 @@ static void say_verdict(const struct screen_model *m, char *line, size_t len)
         snprintf(line, len, "Lesson %d is not measured at this size yet.", l->number);
         return;
     }
-    roofline_judge(f->median, f->intensity, v->ceilings.gflops, v->ceilings.gbps, &verdict);
+    roofline_judge(f->median, f->intensity, l->units, v->ceilings.gflops, v->ceilings.gbps, &verdict);
     chart_format_value(f->median, a, sizeof a);
+    if (verdict.no_ceiling) {
+        snprintf(line, len, "Lesson %d: %s GFLOPS on the tensor cores, whose peak clmm-tutor does not measure: the "
+                 "FP32 roof is no ceiling for it, so it has no place on this roofline.", l->number, a);
+        return;
+    }
     if (verdict.bound <= 0.0) {
         snprintf(line, len, "Lesson %d: %s GFLOPS, %.0f%% of the peak; %s, so it has no place on the roofline.",
                  l->number, a, 100.0 * verdict.of_peak,
@@ -1539,7 +1546,9 @@ static void draw_roofline(const struct rect *in, int row, const struct screen_mo
         struct roofline_verdict judged;
         if (bars[i].index == RESULTS_REFERENCE || !shows_speed(f) || f->intensity <= 0.0)
             continue;
-        roofline_judge(f->median, f->intensity, c->gflops, c->gbps, &judged);
+        roofline_judge(f->median, f->intensity, m->lessons->items[bars[i].index].units, c->gflops, c->gbps, &judged);
+        if (judged.no_ceiling)
+            continue;           /* not under this roof: say_verdict says why */
         above |= judged.above;
         pts[npts] = (struct roofline_point){ .intensity = f->intensity, .gflops = f->median,
                                              .current = bars[i].index == m->lesson };

@@ -634,9 +634,9 @@ static bool judge(const struct report *rep, const struct run_result *r, struct r
 {
     const struct ceilings *c = &rep->ceilings;
 
-    roofline_judge(r->status == RUN_OK ? r->gflops.median : 0.0, r->intensity, c->have ? c->gflops : 0.0,
+    roofline_judge(r->status == RUN_OK ? r->gflops.median : 0.0, r->intensity, r->units, c->have ? c->gflops : 0.0,
                    c->have ? c->gbps : 0.0, v);
-    return r->status == RUN_OK && c->have && !r->on_host;
+    return r->status == RUN_OK && c->have && !r->on_host && !v->no_ceiling;
 }
 
 static void csv_roofline(const struct report *rep, const struct run_result *r)
@@ -791,7 +791,8 @@ void report_row(struct report *rep, const struct run_result *r)
     }
     rep->rows++;
     if (r->status == RUN_OK && rep->npoints < REPORT_MAX_POINTS)
-        rep->points[rep->npoints++] = (struct report_point){ r->lesson, r->gflops.median, r->intensity, r->on_host };
+        rep->points[rep->npoints++] = (struct report_point){ r->lesson, r->gflops.median, r->intensity, r->on_host,
+                                                                    r->units };
     if (r->status == RUN_OK && r->lesson < 0) {
         rep->reference_gflops = r->gflops.median;
         snprintf(rep->reference_title, sizeof rep->reference_title, "%s", r->title);
@@ -818,13 +819,17 @@ static void table_roofline(const struct report *rep)
         const struct report_point *p = &rep->points[i];
         struct roofline_verdict v;
         char label[12], bound[32];
-        roofline_judge(p->gflops, p->intensity, c->gflops, c->gbps, &v);
+        roofline_judge(p->gflops, p->intensity, p->units, c->gflops, c->gbps, &v);
         if (p->lesson < 0)
             snprintf(label, sizeof label, "ref");
         else
             snprintf(label, sizeof label, "%d", p->lesson);
         if (p->on_host) {
             fprintf(rep->out, "%3s  %7s  runs on the host CPU: not against this device's ceilings\n", label, "-");
+            continue;
+        }
+        if (v.no_ceiling) {
+            fprintf(rep->out, "%3s  %7s  runs on the tensor cores, whose peak is not measured\n", label, "-");
             continue;
         }
         fprintf(rep->out, "%3s  %6.1f%%", label, 100.0 * v.of_peak);

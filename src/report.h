@@ -38,6 +38,7 @@ struct report_point {
     int lesson;                 /* -1: the reference library */
     double gflops, intensity;   /* intensity as in run_result */
     bool on_host;
+    enum units units;
 };
 
 #define REPORT_MAX_POINTS 64

@@ -42,11 +42,14 @@ double roofline_ridge(double peak_gflops, double gbps)
 /* Above the bound by more than this share: not the noise of a measurement. */
 #define ABOVE 1.05
 
-void roofline_judge(double gflops, double intensity, double peak_gflops, double gbps,
+void roofline_judge(double gflops, double intensity, enum units units, double peak_gflops, double gbps,
                     struct roofline_verdict *v)
 {
     memset(v, 0, sizeof *v);
     v->intensity = intensity > 0.0 ? intensity : 0.0;
+    v->no_ceiling = units == UNITS_TENSOR;
+    if (v->no_ceiling)
+        return;
     v->of_peak = peak_gflops > 0.0 && gflops > 0.0 ? gflops / peak_gflops : 0.0;
     v->bound = roofline_bound(v->intensity, peak_gflops, gbps);
     if (v->bound <= 0.0)
@@ -58,6 +61,8 @@ void roofline_judge(double gflops, double intensity, double peak_gflops, double 
 
 const char *roofline_verdict_words(const struct roofline_verdict *v)
 {
+    if (v->no_ceiling)
+        return UNITS_TENSOR_NOTE;
     if (v->bound <= 0.0)
         return "no bound: the lesson declares no loads";
     if (v->above)

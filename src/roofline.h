@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "figures.h"
+#include "precision.h"
 
 /* Arithmetic intensity under the no-cache model, in flops per byte: the useful flops of
    the size asked for (2 M N K) over the bytes moved: 4 x loads x work-groups read, 4 x M x N
@@ -31,9 +32,14 @@ struct roofline_verdict {
     double of_peak;             /* measured / peak; 0: no peak */
     bool above;                 /* measured more than 5% above the bound: caches served part
                                    of the traffic the model counts */
+    bool no_ceiling;            /* the lesson runs on units whose peak the tool does not measure
+                                   (the tensor cores): nothing above is known but the intensity */
 };
 
-void roofline_judge(double gflops, double intensity, double peak_gflops, double gbps,
+/* units: those that do the lesson's multiply-adds. The FP32 peak is no ceiling for the tensor
+   cores (a TF32 kernel may run at three times it), so a lesson on them is not judged against
+   it, nor against a roof made of it. */
+void roofline_judge(double gflops, double intensity, enum units units, double peak_gflops, double gbps,
                     struct roofline_verdict *v);
 
 /* "memory-bound: caches" style words for a verdict: "above the slope: caches served part

@@ -726,6 +726,16 @@ if "$tutor" --devices >/dev/null 2>&1; then
         "$tutor" --bench --lessons "$precision" --lesson 70 --size 64x48x200 --reps 2 --no-reference
     expect "the same kernel declared fp32 is wrong" 1 '^ +71 +TF32 inputs, declared fp32 +WRONG RESULT' \
         "$tutor" --bench --lessons "$precision" --lesson 71 --size 64x48x200 --reps 2 --no-reference
+    # Lesson 73 runs on the tensor cores (it says): no share of the FP32 peak, no bound.
+    expect "a lesson on the tensor cores is not against the FP32 peak" 0 \
+        '^ 73        -  runs on the tensor cores, whose peak is not measured$' \
+        "$tutor" --bench --lessons "$precision" --lesson 73 --size 64x48x40 --reps 2 --no-reference
+    expect "csv: no share of the peak, no bound on the tensor cores" 0 \
+        ',ok,.*,"",,,,,[0-9.e+-]+,,,,[0-9.e+-]+,[0-9.e+-]+,""' \
+        "$tutor" --bench --lessons "$precision" --lesson 73 --size 64x48x40 --reps 2 --no-reference --format csv
+    "$tutor" --bench --lessons "$precision" --lesson 73 --size 64x48x40 --reps 2 --no-reference --format json >"$tmp/tensor.json" 2>"$tmp/err"
+    json_has "$tmp/tensor.json" '"pct_peak" not in d["results"][0] and "bound_gflops" not in d["results"][0] and d["results"][0]["intensity"] > 0' &&
+        ok "json: no share of the peak, no bound on the tensor cores" || not_ok "json: no share of the peak, no bound on the tensor cores"
 else
     echo "SKIP: no OpenCL device; the precision of lessons 70 and 71 was not tested"
 fi

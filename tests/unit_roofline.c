@@ -81,27 +81,36 @@ START_TEST(test_roofline_bound_and_verdict)
     ck_assert_double_eq(roofline_bound(1.0, PEAK, 0.0), 0.0);
 
     /* The naive kernel at 6000 GFLOPS on a slope of 825: above it, the caches' doing. */
-    roofline_judge(6000.0, i1, PEAK, GBPS, &v);
+    roofline_judge(6000.0, i1, UNITS_FP32, PEAK, GBPS, &v);
     ck_assert(v.memory_bound);
     ck_assert(v.above);
     ck_assert_double_eq_tol(v.of_bound, 6000.0 / (GBPS * i1), 1e-9);
     ck_assert_double_eq_tol(v.of_peak, 6000.0 / PEAK, 1e-12);
     ck_assert_ptr_nonnull(strstr(roofline_verdict_words(&v), "caches"));
     /* Lesson 13 at 40700: compute-bound in the model, 63% of the roof. */
-    roofline_judge(40700.0, 8192.0 / 260.0, PEAK, GBPS, &v);
+    roofline_judge(40700.0, 8192.0 / 260.0, UNITS_FP32, PEAK, GBPS, &v);
     ck_assert(!v.memory_bound);
     ck_assert(!v.above);
     ck_assert_double_eq_tol(v.of_bound, 40700.0 / PEAK, 1e-12);
     ck_assert_ptr_nonnull(strstr(roofline_verdict_words(&v), "compute-bound"));
     /* Within 5% above the bound is the noise of a measurement, not the caches. */
-    roofline_judge(1.04 * GBPS * i1, i1, PEAK, GBPS, &v);
+    roofline_judge(1.04 * GBPS * i1, i1, UNITS_FP32, PEAK, GBPS, &v);
     ck_assert(!v.above);
     ck_assert_ptr_nonnull(strstr(roofline_verdict_words(&v), "near the slope"));
     /* No loads line: no bound, but the share of the peak still. */
-    roofline_judge(1000.0, 0.0, PEAK, GBPS, &v);
+    roofline_judge(1000.0, 0.0, UNITS_FP32, PEAK, GBPS, &v);
     ck_assert_double_eq(v.bound, 0.0);
     ck_assert_double_eq_tol(v.of_peak, 1000.0 / PEAK, 1e-12);
     ck_assert_ptr_nonnull(strstr(roofline_verdict_words(&v), "no loads"));
+    /* On the tensor cores, three times the FP32 peak is no verdict at all: the FP32 peak is not
+       their ceiling. */
+    roofline_judge(3.0 * PEAK, 100.0, UNITS_TENSOR, PEAK, GBPS, &v);
+    ck_assert(v.no_ceiling);
+    ck_assert_double_eq(v.of_peak, 0.0);
+    ck_assert_double_eq(v.bound, 0.0);
+    ck_assert(!v.above);
+    ck_assert_double_eq(v.intensity, 100.0);
+    ck_assert_str_eq(roofline_verdict_words(&v), "tensor cores: no FP32 ceiling");
 }
 END_TEST
 
