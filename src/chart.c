@@ -133,9 +133,11 @@ static void format_whole(char *buf, size_t len, const char *fmt, ...)
     }
 }
 
-void chart_lesson_label(char *buf, size_t len, int number, const char *title, bool side_branch, bool utf8)
+void chart_lesson_label(char *buf, size_t len, int number, const char *title, const char *tag, bool side_branch,
+                        bool utf8)
 {
-    format_whole(buf, len, "%2d%s%s", number, side_branch ? chart_branch_mark(utf8) : " ", title);
+    format_whole(buf, len, "%2d%s%s%s%s", number, side_branch ? chart_branch_mark(utf8) : " ", tag, tag[0] ? " " : "",
+                 title);
 }
 
 void chart_branch_legend(char *buf, size_t len, const char *branch, bool utf8)

@@ -39,8 +39,10 @@ double chart_log_fraction(double value, double lo, double hi);
 const char *chart_branch_mark(bool utf8);
 
 /* A bar's label into buf (NUL-terminated, cut at a whole character): "%2d title", or on a
-   side branch " 2\u2506title". */
-void chart_lesson_label(char *buf, size_t len, int number, const char *title, bool side_branch, bool utf8);
+   side branch " 2\u2506title"; a tag that is not "" goes before the title ("70 TF32 title"), where
+   a narrow chart, which cuts labels from their end, keeps it. */
+void chart_lesson_label(char *buf, size_t len, int number, const char *title, const char *tag, bool side_branch,
+                        bool utf8);
 
 /* The legend of a side branch named branch: "\u2506 side branch: row per work-item". */
 void chart_branch_legend(char *buf, size_t len, const char *branch, bool utf8);

@@ -328,13 +328,18 @@ void panes_draw_title(const struct rect *r, const struct screen_model *m)
     for (size_t i = 0; i < l->nparams; i++)
         snprintf(p.params[i], sizeof p.params[i], "%s=%lld", l->params[i].name, v->params.values[i]);
     p.nparams = l->nparams;
-    /* The lesson's number, where it stands in the set (numbers may start at 0), and the
-       side branch it is on. */
-    snprintf(p.head, sizeof p.head, " clmm-tutor%s%sLesson %d (%d of %zu%s%s): ", m->demo ? " [demo]" : "", p.sep,
-             l->number, m->lesson + 1, m->lessons->count, l->branch ? ", side branch: " : "",
+    /* The lesson's number, its precision and units where they are not FP32's ("[TF32]": its
+       speed is never read as an FP32 one), where it stands in the set (numbers may start at 0),
+       and the side branch it is on. */
+    const char *tag = precision_tag(l->precision, l->units);
+    char kind[48];
+    snprintf(kind, sizeof kind, "%s%s%s", tag[0] ? " [" : "", tag, tag[0] ? "]" : "");
+    snprintf(p.head, sizeof p.head, " clmm-tutor%s%sLesson %d%s (%d of %zu%s%s): ", m->demo ? " [demo]" : "", p.sep,
+             l->number, kind, m->lesson + 1, m->lessons->count, l->branch ? ", side branch: " : "",
              l->branch ? l->branch : "");
-    snprintf(p.short_head, sizeof p.short_head, " clmm-tutor%s%sLesson %d (%d of %zu%s): ", m->demo ? " [demo]" : "",
-             p.sep, l->number, m->lesson + 1, m->lessons->count, l->branch ? ", side branch" : "");
+    snprintf(p.short_head, sizeof p.short_head, " clmm-tutor%s%sLesson %d%s (%d of %zu%s): ",
+             m->demo ? " [demo]" : "", p.sep, l->number, kind, m->lesson + 1, m->lessons->count,
+             l->branch ? ", side branch" : "");
     fit_title(&p, r->w, line, sizeof line);
     puts_at(r->y, r->x, r->w, line, attr);
 }
@@ -1206,11 +1211,13 @@ static void format_bar_value(const struct summary *f, enum bar_scale mode, doubl
 
 static const char *bar_label(const struct screen_model *m, const struct bar *b, char *buf, size_t len)
 {
-    if (b->index == RESULTS_REFERENCE)
+    const struct lesson *l = b->index == RESULTS_REFERENCE ? NULL : &m->lessons->items[b->index];
+
+    if (!l)
         snprintf(buf, len, "   %s", reference_title(m->view->clblast_tuned));
     else
-        chart_lesson_label(buf, len, m->lessons->items[b->index].number, m->lessons->items[b->index].short_title,
-                           m->lessons->items[b->index].branch != NULL, crt_utf8());
+        chart_lesson_label(buf, len, l->number, l->short_title, l->precision == PRECISION_TF32 ? "TF32" : "",
+                           l->branch != NULL, crt_utf8());
     return buf;
 }
 

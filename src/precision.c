@@ -31,6 +31,13 @@ const char *units_name(enum units u)
     return units_names[u];
 }
 
+const char *precision_tag(enum precision p, enum units u)
+{
+    if (p == PRECISION_TF32)
+        return "TF32";
+    return u == UNITS_TENSOR ? "FP32 on tensor cores" : "";
+}
+
 bool precision_parse(const char *name, enum precision *out)
 {
     int i = find_name(name, precision_names);

@@ -21,6 +21,10 @@ const char *precision_label(enum precision p);
 /* As the lesson file, the CSV and the JSON spell them: "fp32", "tensor". */
 const char *units_name(enum units u);
 
+/* What a lesson's speed is labelled with where its precision or units are not the usual FP32:
+   "TF32" (on whatever units), "FP32 on tensor cores" (3xTF32); "" for FP32 on FP32 units. */
+const char *precision_tag(enum precision p, enum units u);
+
 /* The name's value into *out; false for any other name. */
 bool precision_parse(const char *name, enum precision *out);
 bool units_parse(const char *name, enum units *out);

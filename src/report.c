@@ -36,15 +36,15 @@ static void put_field(FILE *out, const char *text, int width)
 }
 
 /* A lesson's title in a column of width: a side branch's behind its mark, the main line's
-   flush, as --list and the --bench table show them. */
-static void put_lesson_title(FILE *out, const char *title, bool side_branch, int width)
+   flush, as --list and the --bench table show them; tag (may be "") at the column's end, where
+   the table marks a TF32 lesson's so that its speed is never read as an FP32 one. */
+static void put_lesson_title(FILE *out, const char *title, bool side_branch, const char *tag, int width)
 {
-    if (side_branch) {
+
+    if (side_branch)
         fprintf(out, "%s ", REPORT_BRANCH_MARK);
-        put_field(out, title, width - 2);
-    } else {
-        put_field(out, title, width);
-    }
+    put_field(out, title, width - (side_branch ? 2 : 0) - (int)strlen(tag));
+    fputs(tag, out);
 }
 
 /* The main-line lesson before set->items[i], the one its side branch leaves; -1 when none. */
@@ -86,13 +86,15 @@ static void list_branches(FILE *out, const struct lesson_set *set)
     }
 }
 
-/* What --list says of a lesson after its sizes: what it needs of the device ("needs NVIDIA
-   8.0+"); "" for most. Returns buf. */
+/* What --list says of a lesson after its sizes: its precision and units where they are not
+   FP32 ("TF32"), what it needs of the device ("needs NVIDIA 8.0+"); "" for most. Returns buf. */
 static const char *list_notes(const struct lesson *l, char *buf, size_t len)
 {
     struct str s;
 
     str_init(&s, buf, len);
+    if (precision_tag(l->precision, l->units)[0])
+        str_appendf(&s, ", ", "%s", precision_tag(l->precision, l->units));
     if (l->needs.nvidia)
         str_appendf(&s, ", ", "needs NVIDIA %u.%u+", l->needs.major, l->needs.minor);
     return buf;
@@ -109,7 +111,7 @@ void report_list(FILE *out, const struct lesson_set *set)
                           : "any";
         char notes[128];
         fprintf(out, "%2d  ", l->number);
-        put_lesson_title(out, l->title, l->branch != NULL, 52);
+        put_lesson_title(out, l->title, l->branch != NULL, "", 52);
         if (list_notes(l, notes, sizeof notes)[0])
             fprintf(out, "  %-16s  %s\n", sizes, notes);
         else
@@ -205,6 +207,11 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
     fprintf(out, " in ");
     put_text(out, l->kernel_file, false);
     fputc('\n', out);
+    if (l->precision == PRECISION_TF32)
+        fprintf(out, "Precision: TF32, inputs of 10 bits of mantissa: its GFLOPS are TF32's, checked to\n"
+                     "           2 * 2^-10 + 8 sqrt(K) 2^-24, not FP32's 8 sqrt(K) 2^-24\n");
+    if (l->units == UNITS_TENSOR)
+        fprintf(out, "Units: the tensor cores, whose peak clmm-tutor does not measure (no FP32 ceiling)\n");
     if (l->needs.nvidia) {
         char needs[96], line[LESSON_NEEDS_WHY_MAX + 128];
         snprintf(line, sizeof line, "%s (%s); on another device it is shown, not measured",
@@ -476,7 +483,7 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
               "gflops_q3,gflops_min,gflops_max,kernel_ms_median,wall_ms,reps,max_error,tolerance,"
               "verification,estimate_s,batch_gflops,tuned,tuned_m,tuned_n,tuned_k,tuned_partial,"
               "clocks_disagree,message,error_pattern,wrong_elements,unwritten_elements,pct_peak,intensity,"
-              "bound_gflops,pct_bound,bound_by,peak_gflops,bandwidth_gbps,branch\n", out);
+              "bound_gflops,pct_bound,bound_by,peak_gflops,bandwidth_gbps,branch,precision,units\n", out);
         break;
     case FORMAT_JSON:
         fputs("{\n  \"device\": {\"name\": ", out);
@@ -586,7 +593,7 @@ static void table_row(struct report *rep, const struct run_result *r)
     else
         snprintf(label, sizeof label, "%d", r->lesson);
     fprintf(out, "%3s  ", label);
-    put_lesson_title(out, r->title, r->branch[0] != '\0', 28);
+    put_lesson_title(out, r->title, r->branch[0] != '\0', r->precision == PRECISION_TF32 ? " [TF32]" : "", 28);
     if (r->branch[0] && !rep->branch[0])
         snprintf(rep->branch, sizeof rep->branch, "%s", r->branch);
     fprintf(out, "  ");
@@ -702,7 +709,7 @@ static void csv_row(struct report *rep, const struct run_result *r)
     csv_roofline(rep, r);
     fputc(',', out);
     csv_string(out, r->branch);
-    fputc('\n', out);
+    fprintf(out, ",%s,%s\n", precision_name(r->precision), units_name(r->units));
 }
 
 static void json_roofline(const struct report *rep, const struct run_result *r)
@@ -736,6 +743,7 @@ static void json_row(struct report *rep, const struct run_result *r)
         report_json_string(out, r->branch);
     else
         fputs("null", out);
+    fprintf(out, ", \"precision\": \"%s\", \"units\": \"%s\"", precision_name(r->precision), units_name(r->units));
     fputs(", \"params\": ", out);
     report_json_string(out, r->params);
     fprintf(out, ", \"tuned\": %s",
@@ -866,7 +874,8 @@ void report_size_end(struct report *rep)
         fprintf(rep->out, "Parameters:\n%s", rep->notes);
     table_roofline(rep);
     if (rep->best.gflops.median > 0) {
-        fprintf(rep->out, "Fastest: lesson %d at %.1f GFLOPS", rep->best.lesson, rep->best.gflops.median);
+        fprintf(rep->out, "Fastest: lesson %d at %.1f %sGFLOPS", rep->best.lesson, rep->best.gflops.median,
+                rep->best.precision == PRECISION_TF32 ? "TF32 " : "");
         if (rep->reference_gflops > 0)
             fprintf(rep->out, ", %.0f%% of %s", 100.0 * rep->best.gflops.median / rep->reference_gflops,
                     rep->reference_title);

@@ -260,9 +260,9 @@ else
     expect "--bench leaves the main line unmarked" 0 '^  5  Tiles in local memory' \
         "$tutor" --bench --lesson 5 --size 32 --reps 2 --no-reference
     grep -q 'side branch' "$tmp/out" && not_ok "--bench names no side branch for lesson 5"
-    expect "csv: the branch column" 0 ',"row per work-item"$' \
+    expect "csv: the branch column" 0 ',"row per work-item",fp32,fp32$' \
         "$tutor" --bench --lesson 4 --size 32 --reps 2 --no-reference --format csv
-    head -1 "$tmp/out" | grep -q ',branch$' || not_ok "csv: the header ends with branch"
+    head -1 "$tmp/out" | grep -q ',branch,precision,units$' || not_ok "csv: the header ends with branch, then precision and units"
     "$tutor" --bench --lesson 2 --size 32 --reps 2 --format json >"$tmp/branch.json" 2>"$tmp/err"
     json_has "$tmp/branch.json" 'd["results"][0]["branch"] == "row per work-item" and d["results"][1]["branch"] is None' &&
         ok "json: a lesson's branch, null for the reference" || not_ok "json: a lesson's branch, null for the reference"
@@ -650,7 +650,7 @@ if "$tutor" --devices >/dev/null 2>&1; then
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 0 --size 64 --reps 3 --no-reference
     expect "--bench csv: the roofline's columns" 0 'pct_peak,intensity,bound_gflops,pct_bound,bound_by' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format csv
-    tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+,""$' &&
+    tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+,"",fp32,fp32$' &&
         ok "--bench csv row: share of peak, intensity, bound" || not_ok "--bench csv row against the ceilings"
     expect "--bench json: ceilings and the row's figures" 0 '"pct_peak": ' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format json
@@ -707,7 +707,7 @@ if "$tutor" --devices >/dev/null 2>&1 && ! "$tutor" --devices | grep -q 'NVIDIA'
     expect "a lesson that needs an NVIDIA GPU is refused elsewhere, with why" 1 \
         'lesson 72 needs an NVIDIA GPU of compute capability 8\.0 or later \(tensor$' \
         "$tutor" --bench --lessons "$precision" --lesson 72 --size 64x48x40 --reps 2 --no-reference
-    tr -s '\n ' '  ' <"$tmp/out" | grep -Eq " 72 Tensor cores, NVIDIA only refused $needs_reason; .*'s device .* is not an NVIDIA GPU: choose one with --device" ||
+    tr -s '\n ' '  ' <"$tmp/out" | grep -Eq " 72 Tensor cores, NVIDIA \\[TF32\\] refused $needs_reason; .*'s device .* is not an NVIDIA GPU: choose one with --device" ||
         not_ok "the table's row says refused, what this device is and what to do"
     grep -q 'build log' "$tmp/out" && not_ok "a refused lesson is not built"
     expect "csv: refused, with why" 1 ',72,"Tensor cores, NVIDIA only",.*,refused,.*lesson 72 needs an NVIDIA GPU' \
@@ -722,8 +722,16 @@ fi
 # Lessons 70 and 71 run one kernel whose inputs are truncated to TF32: right as tf32 (70),
 # wrong as fp32 (71), which it is not.
 if "$tutor" --devices >/dev/null 2>&1; then
-    expect "a tf32 lesson of TF32 inputs is verified" 0 '^ +70 +TF32 inputs, declared tf32.* [0-9.]+ ' \
+    expect "a tf32 lesson of TF32 inputs is verified, labelled TF32" 0 '^ 70  TF32 inputs, declared \[TF32\] +[0-9.]+ ' \
         "$tutor" --bench --lessons "$precision" --lesson 70 --size 64x48x200 --reps 2 --no-reference
+    grep -q '^Fastest: lesson 70 at [0-9.]* TF32 GFLOPS$' "$tmp/out" || not_ok "the fastest lesson's speed is labelled TF32"
+    expect "csv: a tf32 lesson verified, its precision in the last columns" 0 \
+        ',70,"TF32 inputs, declared tf32",.*,ok,.*,"",tf32,fp32$' \
+        "$tutor" --bench --lessons "$precision" --lesson 70 --size 64x48x200 --reps 2 --no-reference --format csv
+    head -1 "$tmp/out" | grep -q ',bandwidth_gbps,branch,precision,units$' || not_ok "csv header ends with precision,units"
+    "$tutor" --bench --lessons "$precision" --lesson 70 --size 64x48x200 --reps 2 --no-reference --format json >"$tmp/tf32.json" 2>"$tmp/err"
+    json_has "$tmp/tf32.json" 'd["results"][0]["precision"] == "tf32" and d["results"][0]["units"] == "fp32" and d["results"][0]["status"] == "ok"' &&
+        ok "json: a tf32 lesson verified, its precision and units" || not_ok "json: a tf32 lesson verified, its precision and units"
     expect "the same kernel declared fp32 is wrong" 1 '^ +71 +TF32 inputs, declared fp32 +WRONG RESULT' \
         "$tutor" --bench --lessons "$precision" --lesson 71 --size 64x48x200 --reps 2 --no-reference
     # Lesson 73 runs on the tensor cores (it says): no share of the FP32 peak, no bound.

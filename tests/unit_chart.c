@@ -308,22 +308,27 @@ START_TEST(test_chart_branch_labels)
 {
     char buf[64], small[6];
 
-    chart_lesson_label(buf, sizeof buf, 1, "Naive", false, true);
+    chart_lesson_label(buf, sizeof buf, 1, "Naive", "", false, true);
     ck_assert_str_eq(buf, " 1 Naive");
-    chart_lesson_label(buf, sizeof buf, 3, "Row, A private", true, true);
+    chart_lesson_label(buf, sizeof buf, 3, "Row, A private", "", true, true);
     ck_assert_str_eq(buf, " 3\xe2\x94\x86Row, A private");
-    chart_lesson_label(buf, sizeof buf, 3, "Row, A private", true, false);
+    chart_lesson_label(buf, sizeof buf, 3, "Row, A private", "", true, false);
     ck_assert_str_eq(buf, " 3:Row, A private");
-    chart_lesson_label(buf, sizeof buf, 12, "Any size", false, false);
+    chart_lesson_label(buf, sizeof buf, 12, "Any size", "", false, false);
     ck_assert_str_eq(buf, "12 Any size");
+    /* A TF32 lesson's tag before its title, kept where the title is cut. */
+    chart_lesson_label(buf, sizeof buf, 21, "Tensor cores", "TF32", false, true);
+    ck_assert_str_eq(buf, "21 TF32 Tensor cores");
+    chart_lesson_label(buf, 10, 21, "Tensor cores", "TF32", true, false);
+    ck_assert_str_eq(buf, "21:TF32 T");
     chart_branch_legend(buf, sizeof buf, "row per work-item", true);
     ck_assert_str_eq(buf, "\xe2\x94\x86 side branch: row per work-item");
     chart_branch_legend(buf, sizeof buf, "row per work-item", false);
     ck_assert_str_eq(buf, ": side branch: row per work-item");
     /* " 3" and 3 bytes of the mark do not fit 5 bytes: the mark goes whole. */
-    chart_lesson_label(small, 5, 3, "Row", true, true);
+    chart_lesson_label(small, 5, 3, "Row", "", true, true);
     ck_assert_str_eq(small, " 3");
-    chart_lesson_label(small, sizeof small, 3, "Row", true, true);
+    chart_lesson_label(small, sizeof small, 3, "Row", "", true, true);
     ck_assert_str_eq(small, " 3\xe2\x94\x86");
 }
 END_TEST

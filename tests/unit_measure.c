@@ -219,8 +219,8 @@ START_TEST(test_csv_json_keep_raw_pair)
     ck_assert_msg(strstr(text, ",tuned_partial,clocks_disagree,message,error_pattern,") != NULL, "%s", text);
     ck_assert_msg(strstr(text, ",1668.42,1654.27,3,") != NULL, "%s", text);
     /* No ceilings, no intensity: the roofline's seven columns empty; on the main line, no
-       branch. */
-    ck_assert_msg(strstr(text, ",no,,,,,yes,\"\",,,,,,,,,,,\"\"\n") != NULL, "%s", text);
+       branch; FP32 on the FP32 units. */
+    ck_assert_msg(strstr(text, ",no,,,,,yes,\"\",,,,,,,,,,,\"\",fp32,fp32\n") != NULL, "%s", text);
     free(text);
     text = print(FORMAT_JSON, &r, 1);
     ck_assert_msg(strstr(text, "\"kernel_ms_median\": 1668.42, \"wall_ms\": 1654.27, "
@@ -229,6 +229,29 @@ START_TEST(test_csv_json_keep_raw_pair)
     ok_result(&r, 3, 1.0, 1.1);
     text = print(FORMAT_JSON, &r, 1);
     ck_assert_msg(strstr(text, "\"clocks_disagree\": false") != NULL, "%s", text);
+    free(text);
+}
+END_TEST
+
+/* A TF32 result is labelled TF32 in every format: never read as an FP32 one. */
+START_TEST(test_tf32_labelled)
+{
+    struct run_result r;
+    char *text;
+
+    ok_result(&r, 21, 0.01, 0.011);
+    r.precision = PRECISION_TF32;
+    r.units = UNITS_TENSOR;
+    text = print(FORMAT_TABLE, &r, 1);
+    ck_assert_msg(strstr(text, " 21  Lesson 21" "             " "[TF32]  ") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "Fastest: lesson 21 at ") && strstr(text, " TF32 GFLOPS"), "%s", text);
+    free(text);
+    text = print(FORMAT_CSV, &r, 1);
+    ck_assert_msg(strstr(text, ",branch,precision,units\n") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, ",\"\",tf32,tensor\n") != NULL, "%s", text);
+    free(text);
+    text = print(FORMAT_JSON, &r, 1);
+    ck_assert_msg(strstr(text, "\"precision\": \"tf32\", \"units\": \"tensor\"") != NULL, "%s", text);
     free(text);
 }
 END_TEST
@@ -285,6 +308,7 @@ Suite *measure_suite(void)
     tcase_add_test(tc, test_table_marks_disagreeing_clocks);
     tcase_add_test(tc, test_table_without_disagreement_has_no_footnote);
     tcase_add_test(tc, test_csv_json_keep_raw_pair);
+    tcase_add_test(tc, test_tf32_labelled);
     tcase_add_test(tc, test_refusal_hint_on_command_line);
     suite_add_tcase(s, tc);
     return s;
