@@ -11,6 +11,7 @@
 #include "diagram.h"
 #include "lesson.h"
 #include "measure.h"
+#include "needs.h"
 #include "ocl.h"
 
 static struct lesson_set lessons;
@@ -46,10 +47,48 @@ static void run(const struct lesson *l, const struct param_set *ps, struct gemm_
     workspace_free(&w);
 }
 
+/* Whether this device can run the lesson (its needs line). A lesson that needs another device
+   (lessons 21 and 22: an NVIDIA GPU, whose PTX they issue) is refused with the reason, and never
+   built: its measurement, at any size and with any parameters, and its build. */
+static bool runs_here(const struct lesson *l)
+{
+    struct error e;
+    bool ok;
+
+    error_init(&e);
+    ok = lesson_device_check(l, cl.device, &e) == 0;
+    error_clear(&e);
+    return ok;
+}
+
+static void check_refused_here(const struct lesson *l, const struct param_set *ps, const char *what)
+{
+    struct run_result r;
+    struct lesson_kernels k;
+    struct param_set defaults;
+    struct error e;
+
+    run(l, ps, sizes[0], &r);
+    ck_assert_msg(r.status == RUN_REFUSED && strstr(r.error.msg, "needs an NVIDIA GPU") &&
+                  strstr(r.error.msg, "--device"),
+                  "lesson %d%s, which this device cannot run: %s: %s", l->number, what,
+                  run_status_name(r.status), r.error.msg);
+    run_result_free(&r);
+    error_init(&e);
+    param_set_defaults(l, &defaults);
+    ck_assert_msg(measure_build(&cl, l, ps ? ps : &defaults, NULL, &k, &e) < 0 && strstr(e.msg, "needs an NVIDIA GPU"),
+                  "lesson %d: built on a device it cannot run on (%s)", l->number, e.msg);
+    error_clear(&e);
+}
+
 /* The lesson is verified at every size it claims, with the parameters ps (NULL: its
    defaults); what names them in a failure. */
 static void check_sizes_with(const struct lesson *l, const struct param_set *ps, const char *what)
 {
+    if (!runs_here(l)) {
+        check_refused_here(l, ps, what);
+        return;
+    }
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         struct run_result r;
         bool takes_it = l->pad || l->engine == ENGINE_HOST || (l->nmultiples == 0 && !l->square);
@@ -105,6 +144,10 @@ START_TEST(test_lesson_params)
     const struct lesson *l = &lessons.items[_i];
     const struct gemm_size s = { 96, 160, 48 };
 
+    if (!runs_here(l)) {
+        check_refused_here(l, NULL, "");
+        return;
+    }
     for (size_t p = 0; p < l->nparams; p++)
         for (size_t v = 0; v < l->params[p].nvalues; v++) {
             struct param_set ps;
@@ -142,8 +185,8 @@ START_TEST(test_local_memory)
     struct lesson_kernels k;
     cl_ulong reported = 0;
 
-    if (l->engine != ENGINE_OPENCL)
-        return;
+    if (l->engine != ENGINE_OPENCL || !runs_here(l))
+        return;     /* check_refused_here, in the tests above, covers a lesson it cannot run */
     error_init(&e);
     param_set_defaults(l, &ps);
     ck_assert_msg(figures_compute(l, &ps, s, NULL, &d, &e) == 0, "lesson %d: %s", l->number, e.msg);

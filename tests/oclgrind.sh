@@ -44,11 +44,26 @@ check() {
     fi
 }
 
-# The lessons with a kernel: numbered lines of --list, but the host lesson, marked "(host)".
-lessons=$("$tutor" --list | awk 'NR > 1 && $1 ~ /^[0-9]+$/ && !/\(host\)/ { printf "%s ", $1 }')
+# The lessons with a kernel: numbered lines of --list, but the host lesson, marked "(host)",
+# and those that need a device oclgrind is not ("needs NVIDIA 8.0+": their kernels issue
+# NVIDIA's PTX), which must be refused with the reason, never built.
+lessons=$("$tutor" --list | awk 'NR > 1 && $1 ~ /^[0-9]+$/ && !/\(host\)/ && !/needs / { printf "%s ", $1 }')
+needing=$("$tutor" --list | awk 'NR > 1 && $1 ~ /^[0-9]+$/ && /needs / { printf "%s ", $1 }')
 [ -n "$lessons" ] || { echo "no lessons listed"; exit 1; }
 for n in $lessons; do
     check "$n" "$size"
+done
+for n in $needing; do
+    "$oclgrind" --check-api "$tutor" --bench --lesson "$n" --size "$size" --reps 1 --no-reference --format csv \
+        >"$tmp/out" 2>&1
+    if grep -q ",refused,.*needs an NVIDIA GPU" "$tmp/out" && ! grep -q "error" "$tmp/out"; then
+        passed=$((passed + 1))
+        echo "PASS: lesson $n refused under oclgrind: it needs an NVIDIA GPU"
+    else
+        failed=$((failed + 1))
+        echo "FAIL: lesson $n under oclgrind: expected a refusal naming what it needs"
+        sed 's/^/    | /' "$tmp/out" | head -20
+    fi
 done
 
 # check_each: check, for each line "LESSON SIZE NAME=VALUE ..." of its input whose lesson the
