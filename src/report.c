@@ -86,22 +86,45 @@ static void list_branches(FILE *out, const struct lesson_set *set)
     }
 }
 
-/* What --list says of a lesson after its sizes: its precision and units where they are not
-   FP32 ("TF32"), what it needs of the device ("needs NVIDIA 8.0+"); "" for most. Returns buf. */
-static const char *list_notes(const struct lesson *l, char *buf, size_t len)
+/* Under the list, the lessons that need a device of their own, run by run of the same need:
+   "Lessons 21 to 23: an NVIDIA GPU of compute capability 8.0 or later only." Elsewhere they
+   are shown, and their measurement is refused with the reason. */
+static void list_needs(FILE *out, const struct lesson_set *set)
 {
-    struct str s;
+    bool first = true;
 
-    str_init(&s, buf, len);
-    if (precision_tag(l->precision, l->units)[0])
-        str_appendf(&s, ", ", "%s", precision_tag(l->precision, l->units));
-    if (l->needs.nvidia)
-        str_appendf(&s, ", ", "needs NVIDIA %u.%u+", l->needs.major, l->needs.minor);
-    return buf;
+    for (size_t i = 0; i < set->count; i++) {
+        const struct lesson *l = &set->items[i];
+        size_t end = i;
+        char what[160];
+        if (!l->needs.nvidia)
+            continue;
+        while (end + 1 < set->count && set->items[end + 1].needs.nvidia &&
+               set->items[end + 1].needs.major == l->needs.major && set->items[end + 1].needs.minor == l->needs.minor)
+            end++;
+        if (first)
+            fputc('\n', out);
+        first = false;
+        lesson_needs_describe(l, what, sizeof what);
+        if (end > i)
+            fprintf(out, "Lessons %d to %d: %s only.\n", l->number, set->items[end].number, what);
+        else
+            fprintf(out, "Lesson %d: %s only.\n", l->number, what);
+        i = end;
+    }
+}
+
+/* The mark --list and the --bench table put at the end of a TF32 lesson's title, so that its
+   speed is never read as an FP32 one; "" for the others. */
+static const char *title_tag(const struct lesson *l)
+{
+    return l->precision == PRECISION_TF32 ? " [TF32]" : "";
 }
 
 void report_list(FILE *out, const struct lesson_set *set)
 {
+    bool tf32 = false;
+
     fprintf(out, " #  %-52s  %s\n", "lesson", "sizes");
     for (size_t i = 0; i < set->count; i++) {
         const struct lesson *l = &set->items[i];
@@ -109,15 +132,15 @@ void report_list(FILE *out, const struct lesson_set *set)
                           : l->square ? (l->pad ? "square (pads)" : "square only")
                           : l->nmultiples ? (l->pad ? "multiples (pads)" : "multiples only")
                           : "any";
-        char notes[128];
         fprintf(out, "%2d  ", l->number);
-        put_lesson_title(out, l->title, l->branch != NULL, "", 52);
-        if (list_notes(l, notes, sizeof notes)[0])
-            fprintf(out, "  %-16s  %s\n", sizes, notes);
-        else
-            fprintf(out, "  %s\n", sizes);
+        put_lesson_title(out, l->title, l->branch != NULL, title_tag(l), 52);
+        fprintf(out, "  %s\n", sizes);
+        tf32 = tf32 || l->precision == PRECISION_TF32;
     }
     list_branches(out, set);
+    list_needs(out, set);
+    if (tf32)
+        fputs("[TF32]: inputs with 10 bits of mantissa, checked to the TF32 tolerance.\n", out);
 }
 
 /* "Label: text", the text wrapped to width and starting indent columns in, with

@@ -697,8 +697,11 @@ fi
 # compiler alone: shown and listed anywhere; on any other device refused, never built.
 precision="$top_srcdir/tests/precision"
 needs_reason='lesson 72 needs an NVIDIA GPU of compute capability 8\.0 or later \(tensor cores with TF32, reached through inline PTX mma\.sync\)'
-expect "--list says what a lesson needs" 0 '^72  Tensor cores, NVIDIA only +any +.*needs NVIDIA 8\.0\+' \
+expect "--list says what a lesson needs" 0 '^Lesson 72: an NVIDIA GPU of compute capability 8\.0 or later only\.$' \
     "$tutor" --list --lessons "$precision"
+grep -q '^70  TF32 inputs, declared tf32  *\[TF32\]  any$' "$tmp/out" && grep -q '^\[TF32\]: ' "$tmp/out" ||
+    not_ok "--list marks a TF32 lesson [TF32] in its title column, and says what that means"
+awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out" || not_ok "--list fits 80 columns with lessons that need a device"
 expect "--show of a lesson that needs an NVIDIA GPU" 0 '^Needs: an NVIDIA GPU of compute capability 8\.0 or later' \
     "$tutor" --show 72 --lessons "$precision"
 expect "--show --host-code of a lesson that needs an NVIDIA GPU" 0 'clEnqueueNDRangeKernel' \
