@@ -231,10 +231,11 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
     put_text(out, l->kernel_file, false);
     fputc('\n', out);
     if (l->precision == PRECISION_TF32)
-        fprintf(out, "Precision: TF32, inputs of 10 bits of mantissa: its GFLOPS are TF32's, checked to\n"
-                     "           2 * 2^-10 + 8 sqrt(K) 2^-24, not FP32's 8 sqrt(K) 2^-24\n");
+        print_wrapped(out, "Precision:", 11, "TF32, inputs of 10 bits of mantissa: its GFLOPS are TF32's, "
+                      "checked to min(2, 12 / sqrt(K)) 2^-10 + 8 sqrt(K) 2^-24, not FP32's 8 sqrt(K) 2^-24", width);
     if (l->units == UNITS_TENSOR)
-        fprintf(out, "Units: the tensor cores, whose peak clmm-tutor does not measure (no FP32 ceiling)\n");
+        print_wrapped(out, "Units:", 7, "the tensor cores, whose peak clmm-tutor does not measure (no FP32 ceiling)",
+                      width);
     if (l->needs.nvidia) {
         char needs[96], line[LESSON_NEEDS_WHY_MAX + 128];
         snprintf(line, sizeof line, "%s (%s); on another device it is shown, not measured",

@@ -26,7 +26,8 @@ struct verify_result {
 double verify_tolerance(long long k);
 
 /* The tolerance for a sum of k products of inputs of precision p: for FP32 verify_tolerance;
-   for TF32 (inputs rounded or truncated to 10 bits of mantissa) 2 * 2^-10 more. */
+   for TF32 (inputs rounded or truncated to 10 bits of mantissa) min(2, 12 / sqrt(k)) 2^-10
+   more (verify.c says why). */
 double verify_tolerance_for(enum precision p, long long k);
 
 /* One element's error: |value - ref| / scale, where scale = |A||B| of the element; infinite

@@ -162,19 +162,22 @@ START_TEST(test_verify_tolerance)
 }
 END_TEST
 
-/* TF32: the FP32 tolerance plus 2 * 2^-10 for inputs truncated to 10 bits of mantissa. */
+/* TF32: the FP32 tolerance plus min(2, 12 / sqrt(K)) 2^-10 for inputs truncated to 10 bits of
+   mantissa: the bound 2 * 2^-10 up to K = 36, then the spread of random errors. */
 START_TEST(test_verify_tolerance_tf32)
 {
-    static const long long ks[] = { 1, 400, 4096, 1 << 20 };
+    static const long long ks[] = { 1, 36, 400, 4096, 1 << 20 };
 
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         long long k = ks[i];
+        double extra = fmin(2.0, 12.0 / sqrt((double)k)) / 1024;
         ck_assert_double_eq(verify_tolerance_for(PRECISION_FP32, k), verify_tolerance(k));
-        ck_assert_double_eq_tol(verify_tolerance_for(PRECISION_TF32, k), 2.0 / 1024 + 8.0 * sqrt((double)k) / (1 << 24),
+        ck_assert_double_eq_tol(verify_tolerance_for(PRECISION_TF32, k), extra + 8.0 * sqrt((double)k) / (1 << 24),
                                 1e-15);
         ck_assert_double_gt(verify_tolerance_for(PRECISION_TF32, k), verify_tolerance(k));
     }
-    ck_assert_double_eq_tol(verify_tolerance_for(PRECISION_TF32, 4096), 1.953125e-3 + 3.0517578125e-5, 1e-15);
+    ck_assert_double_eq_tol(verify_tolerance_for(PRECISION_TF32, 1), 1.953125e-3 + 8.0 / (1 << 24), 1e-15);
+    ck_assert_double_eq_tol(verify_tolerance_for(PRECISION_TF32, 4096), 12.0 / 64 / 1024 + 3.0517578125e-5, 1e-15);
 }
 END_TEST
 
@@ -226,6 +229,34 @@ END_TEST
 START_TEST(test_verify_large_tf32_inputs)
 {
     tf32_product(&large);
+}
+END_TEST
+
+/* A TF32 product with a step of 16 values of k left out, the error of a kernel that skips its
+   last step, at 64x64x16384 (checked in full): off by about 3e-4 of |A||B| per element, under
+   the bound 2 * 2^-10 that a tolerance for any data would allow, and caught. */
+START_TEST(test_verify_tf32_missing_step)
+{
+    struct product p = { 64, 64, 16384, NULL, NULL, NULL, NULL, NULL, NULL };
+    float *C;
+    struct verify_result v;
+
+    product_make(&p);
+    ck_assert_int_le(p.m * p.n * p.k, VERIFY_FULL_LIMIT);
+    C = alloc((size_t)(p.m * p.n), sizeof *C);
+    for (long long i = 0; i < p.m; i++)
+        for (long long j = 0; j < p.n; j++) {
+            double sum = 0.0;
+            for (long long q = 0; q < p.k - 16; q++)
+                sum += (double)to_tf32(p.A[i * p.k + q]) * (double)to_tf32(p.B[q * p.n + j]);
+            C[i * p.n + j] = (float)sum;
+        }
+    verify_product(p.A, p.B, C, p.m, p.n, p.k, PRECISION_TF32, SEED, &v);
+    ck_assert_msg(!v.ok, "a TF32 product missing 16 values of k passes (max error %g, tolerance %g)", v.max_error,
+                  v.tolerance);
+    ck_assert_double_lt(v.max_error, 2.0 / 1024);
+    free(C);
+    product_free(&p);
 }
 END_TEST
 
@@ -420,6 +451,7 @@ Suite *verify_suite(void)
     tcase_add_test(small_tc, test_verify_tolerance);
     tcase_add_test(small_tc, test_verify_tolerance_tf32);
     tcase_add_test(small_tc, test_verify_tf32_inputs);
+    tcase_add_test(small_tc, test_verify_tf32_missing_step);
     tcase_add_test(small_tc, test_verify_small_correct);
     tcase_add_test(small_tc, test_verify_odd_shape_correct);
     tcase_add_test(small_tc, test_verify_small_perturbed);
