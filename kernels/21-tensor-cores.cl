@@ -46,7 +46,7 @@
 #error "a warp's block WM x WN is whole fragments of 16 x 8 and divides the tile TSM x TSN"
 #endif
 #if TSK % 16 != 0
-#error "TSK must be a multiple of 16 (the padding of A's tile below assumes it)"
+#error "TSK must be a multiple of 16: with 8 floats of padding, rows of A's tile free of bank conflicts need it"
 #endif
 
 #define FM (WM / 16)                 /* fragments of A per warp, along M */

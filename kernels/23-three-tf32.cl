@@ -13,12 +13,11 @@
  * and the last term, about 2^-22 of the product, is left out: three mma
  * instructions where lesson 22 issues one, each a TF32 product with FP32
  * sums (the technique NVIDIA's CUTLASS calls 3xTF32). The small terms go
- * in first, while the sum is still small, so that less of them is lost to
- * rounding.
+ * in first, as CUTLASS orders them.
  *
  * Local memory keeps the inputs as FP32; the split happens in registers,
  * on each value a warp reads: two conversions and a subtraction per value,
- * 4 + 2 values per work-item for FM x FN x 3 mma instructions.
+ * 4 FM + 2 FN values per work-item for 3 FM FN mma instructions.
  *
  * LANES = 1 keeps the running sums out of the tensor cores: each round's
  * three products are summed from zero by the tensor cores, and the FP32
@@ -182,7 +181,7 @@ void round8(__local const float *at, __local const float *bt, const int k8,
             for (int c = 0; c < 4; c++)
                 acc[i][j][c] += part[c];
 #else
-            mma(acc[i][j], as[i], b[j]);    /* small terms first */
+            mma(acc[i][j], as[i], b[j]);    /* the small terms first */
             mma(acc[i][j], a[i], bs[j]);
             mma(acc[i][j], a[i], b[j]);
 #endif
