@@ -52,7 +52,8 @@ struct report {
     enum report_format format;
     const struct device_info *device;
     int rows;                   /* printed so far, over all sizes */
-    struct run_result best;     /* the fastest lesson of the current size */
+    struct run_result best;     /* the fastest lesson of the current size, of FP32 precision */
+    struct run_result best_tf32; /* the fastest of TF32 precision: never compared with FP32's */
     double reference_gflops;    /* CLBlast at the current size, 0 if none */
     char reference_title[128];  /* its row's title */
     const struct clblast_params *clblast;   /* the tuned parameters applied to CLBlast; NULL: its defaults */

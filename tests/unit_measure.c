@@ -233,6 +233,27 @@ START_TEST(test_csv_json_keep_raw_pair)
 }
 END_TEST
 
+/* The fastest line names the fastest FP32 lesson, and the fastest TF32 one apart: a TF32
+   lesson three times faster is never "the fastest" beside FP32 figures. */
+START_TEST(test_fastest_by_precision)
+{
+    struct run_result r[2];
+    char *text;
+
+    ok_result(&r[0], 20, 0.003, 0.0031);
+    ok_result(&r[1], 22, 0.001, 0.0011);
+    r[1].precision = PRECISION_TF32;
+    r[1].units = UNITS_TENSOR;
+    text = print(FORMAT_TABLE, r, 2);
+    ck_assert_msg(strstr(text, "Fastest: lesson 20 at 45666.7 GFLOPS\n") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "Fastest in TF32 (not FP32 results): lesson 22 at 137000.0 TF32 GFLOPS\n") != NULL,
+                  "%s", text);
+    free(text);
+    run_result_free(&r[0]);
+    run_result_free(&r[1]);
+}
+END_TEST
+
 /* A TF32 result is labelled TF32 in every format: never read as an FP32 one. */
 START_TEST(test_tf32_labelled)
 {
@@ -244,7 +265,9 @@ START_TEST(test_tf32_labelled)
     r.units = UNITS_TENSOR;
     text = print(FORMAT_TABLE, &r, 1);
     ck_assert_msg(strstr(text, " 21  Lesson 21" "             " "[TF32]  ") != NULL, "%s", text);
-    ck_assert_msg(strstr(text, "Fastest: lesson 21 at ") && strstr(text, " TF32 GFLOPS"), "%s", text);
+    ck_assert_msg(strstr(text, "Fastest in TF32 (not FP32 results): lesson 21 at ") && strstr(text, " TF32 GFLOPS"),
+                  "%s", text);
+    ck_assert_msg(!strstr(text, "Fastest: "), "a TF32 lesson named the fastest: %s", text);
     free(text);
     text = print(FORMAT_CSV, &r, 1);
     ck_assert_msg(strstr(text, ",branch,precision,units\n") != NULL, "%s", text);
@@ -309,6 +332,7 @@ Suite *measure_suite(void)
     tcase_add_test(tc, test_table_without_disagreement_has_no_footnote);
     tcase_add_test(tc, test_csv_json_keep_raw_pair);
     tcase_add_test(tc, test_tf32_labelled);
+    tcase_add_test(tc, test_fastest_by_precision);
     tcase_add_test(tc, test_refusal_hint_on_command_line);
     suite_add_tcase(s, tc);
     return s;
