@@ -981,6 +981,14 @@ if [ -f "$top_srcdir/Makefile.am" ]; then
         rel=${f#"$top_srcdir"/}
         grep -Fq "$rel" "$top_srcdir/Makefile.am" || echo "not in Makefile.am: $rel" >>"$tmp/err"
     done
+    # The tests' own lesson directories too (tests/precision was missed once: the
+    # sanitizer's build failed every test of its lessons).
+    for d in "$top_srcdir"/tests/*/; do
+        ls "$d"*.lesson >/dev/null 2>&1 || continue
+        rel=${d#"$top_srcdir"/}
+        rel=${rel%/}
+        grep -Eq "(^|[[:space:]])$rel([[:space:]]|$)" "$top_srcdir/Makefile.am" || echo "not in Makefile.am: $rel" >>"$tmp/err"
+    done
     if [ -s "$tmp/err" ]; then not_ok "every lesson, kernel and exercise is distributed"
     else ok "every lesson, kernel and exercise is distributed"; fi
 fi
