@@ -1216,7 +1216,7 @@ static const char *bar_label(const struct screen_model *m, const struct bar *b, 
     if (!l)
         snprintf(buf, len, "   %s", reference_title(m->view->clblast_tuned));
     else
-        chart_lesson_label(buf, len, l->number, l->short_title, l->precision == PRECISION_TF32 ? "TF32" : "",
+        chart_lesson_label(buf, len, l->number, l->short_title, precision_mark(l->precision),
                            l->branch != NULL, crt_utf8());
     return buf;
 }

@@ -21,9 +21,9 @@ const char *precision_name(enum precision p)
     return precision_names[p];
 }
 
-const char *precision_label(enum precision p)
+const char *precision_mark(enum precision p)
 {
-    return p == PRECISION_TF32 ? "TF32" : "FP32";
+    return p == PRECISION_TF32 ? "TF32" : "";
 }
 
 const char *units_name(enum units u)

@@ -16,8 +16,9 @@ enum units { UNITS_FP32, UNITS_TENSOR };
 
 /* As the lesson file, the CSV and the JSON spell them: "fp32", "tf32". */
 const char *precision_name(enum precision p);
-/* For people: "FP32", "TF32". */
-const char *precision_label(enum precision p);
+/* The mark a result of precision p carries wherever its speed is shown, so that a TF32 one
+   is never read as FP32's: "TF32"; "" for FP32. */
+const char *precision_mark(enum precision p);
 /* As the lesson file, the CSV and the JSON spell them: "fp32", "tensor". */
 const char *units_name(enum units u);
 

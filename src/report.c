@@ -40,7 +40,6 @@ static void put_field(FILE *out, const char *text, int width)
    the table marks a TF32 lesson's so that its speed is never read as an FP32 one. */
 static void put_lesson_title(FILE *out, const char *title, bool side_branch, const char *tag, int width)
 {
-
     if (side_branch)
         fprintf(out, "%s ", REPORT_BRANCH_MARK);
     put_field(out, title, width - (side_branch ? 2 : 0) - (int)strlen(tag));
@@ -116,9 +115,9 @@ static void list_needs(FILE *out, const struct lesson_set *set)
 
 /* The mark --list and the --bench table put at the end of a TF32 lesson's title, so that its
    speed is never read as an FP32 one; "" for the others. */
-static const char *title_tag(const struct lesson *l)
+static const char *title_tag(enum precision p)
 {
-    return l->precision == PRECISION_TF32 ? " [TF32]" : "";
+    return p == PRECISION_TF32 ? " [TF32]" : "";
 }
 
 void report_list(FILE *out, const struct lesson_set *set)
@@ -133,7 +132,7 @@ void report_list(FILE *out, const struct lesson_set *set)
                           : l->nmultiples ? (l->pad ? "multiples (pads)" : "multiples only")
                           : "any";
         fprintf(out, "%2d  ", l->number);
-        put_lesson_title(out, l->title, l->branch != NULL, title_tag(l), 52);
+        put_lesson_title(out, l->title, l->branch != NULL, title_tag(l->precision), 52);
         fprintf(out, "  %s\n", sizes);
         tf32 = tf32 || l->precision == PRECISION_TF32;
     }
@@ -620,7 +619,7 @@ static void table_row(struct report *rep, const struct run_result *r)
     else
         snprintf(label, sizeof label, "%d", r->lesson);
     fprintf(out, "%3s  ", label);
-    put_lesson_title(out, r->title, r->branch[0] != '\0', r->precision == PRECISION_TF32 ? " [TF32]" : "", 28);
+    put_lesson_title(out, r->title, r->branch[0] != '\0', title_tag(r->precision), 28);
     if (r->branch[0] && !rep->branch[0])
         snprintf(rep->branch, sizeof rep->branch, "%s", r->branch);
     fprintf(out, "  ");
