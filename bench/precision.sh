@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/precision.sh [DEVICE [OUTPUT]]: how far each way of computing C is from the exact
 # product, and how that grows with K, as Markdown: lesson 20 (FP32 lanes), lesson 21
-# (tensor cores, TF32; rounded inputs and, with ROUND=0, cut ones) and lesson 23 (3xTF32;
+# (tensor cores, TF32; rounded inputs and, with ROUND=0, cut ones) and lesson 24 (3xTF32;
 # with LANES=1 the sums kept on the FP32 lanes), on the same inputs (the same seed) at
 # 1024x1024xK for K = 256, 1024, 4096 and 16384 (CLMM_PRECISION_K, CLMM_PRECISION_MN). The
 # figure is clmm-tutor's max_error: the largest |C - exact| / (|A||B|) over the elements it
@@ -26,7 +26,7 @@ set --
 sizes=$(echo "$ks" | tr ',' '\n' | sed "s/^/${mn}x${mn}x/" | paste -sd, -)
 
 i=0
-for run in "20" "21" "21 ROUND=0" "23" "23 LANES=1"; do
+for run in "20" "21" "21 ROUND=0" "24" "24 LANES=1"; do
     i=$((i + 1))
     lesson=${run%% *}
     params=

@@ -48,7 +48,7 @@ static void run(const struct lesson *l, const struct param_set *ps, struct gemm_
 }
 
 /* Whether this device can run the lesson (its needs line). A lesson that needs another device
-   (lessons 21 and 22: an NVIDIA GPU, whose PTX they issue) is refused with the reason, and never
+   (lessons 21 to 24: an NVIDIA GPU, whose PTX they issue) is refused with the reason, and never
    built: its measurement, at any size and with any parameters, and its build. */
 static bool runs_here(const struct lesson *l)
 {

@@ -45,7 +45,7 @@ check() {
 }
 
 # The lessons with a kernel: numbered lines of --list, but the host lesson, marked "(host)",
-# and those that need a device oclgrind is not (under the list, "Lessons 21 to 23: an NVIDIA
+# and those that need a device oclgrind is not (under the list, "Lessons 21 to 24: an NVIDIA
 # GPU ... only": their kernels issue NVIDIA's PTX), which must be refused with the reason,
 # never built.
 needing=$("$tutor" --list | awk '/^Lessons? [0-9]+( to [0-9]+)?: / {

@@ -36,7 +36,7 @@ lastlesson=${numbers% }
 lastlesson=${lastlesson##* }
 [ "$count" -gt 13 ] || { echo "FAIL: --list shows $count lessons"; exit 1; }
 # The lessons that get a bar: all of them but those that need another device than this one
-# (under the list, "Lessons 21 to 23: an NVIDIA GPU ... only"), which are refused here.
+# (under the list, "Lessons 21 to 24: an NVIDIA GPU ... only"), which are refused here.
 needing=$("$tutor" --list | awk '/^Lessons? [0-9]+( to [0-9]+)?: / {
     sub(/:.*/, ""); n = split($0, w, " "); for (i = w[2]; i <= w[n]; i++) printf "%s ", i }')
 bars=

@@ -1,6 +1,6 @@
 /*
- * Lesson 23: FP32 accuracy on tensor cores, three TF32 products. Lesson
- * 22's kernel, with each input split in two TF32 numbers:
+ * Lesson 24: FP32 accuracy on tensor cores, three TF32 products. Lesson
+ * 23's kernel, with each input split in two TF32 numbers:
  *
  *   x = big + small,  big = tf32(x),  small = tf32(x - big)
  *
@@ -11,7 +11,7 @@
  *   a b = a_big b_big + a_big b_small + a_small b_big + a_small b_small
  *
  * and the last term, about 2^-22 of the product, is left out: three mma
- * instructions where lesson 22 issues one, each a TF32 product with FP32
+ * instructions where lesson 23 issues one, each a TF32 product with FP32
  * sums (the technique NVIDIA's CUTLASS calls 3xTF32). The small terms go
  * in first, as CUTLASS orders them.
  *
@@ -24,15 +24,17 @@
  * lanes add that into the sums, rounding to nearest (the lesson measures
  * what the tensor cores' own additions lose).
  *
- * Everything else (tiles, fragments, copies, padding) is lesson 22's.
+ * Everything else (tiles, fragments, copies, the switches SWIZZLE, CVT,
+ * EARLY and GM) is lesson 23's.
  */
 
 #if !defined(cl_nv_pragma_unroll) || defined(NO_PTX)
 #error "this kernel issues NVIDIA PTX (mma.sync with TF32): it builds only with NVIDIA's OpenCL, for a GPU of compute capability 8.0 or later"
 #endif
 
-#if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WM) || !defined(WN) || !defined(LANES)
-#error "TSM, TSN, TSK, WM, WN and LANES are set by the engine (-DNAME=VALUE)"
+#if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WM) || !defined(WN) || !defined(LANES) \
+    || !defined(SWIZZLE) || !defined(CVT) || !defined(EARLY) || !defined(GM)
+#error "TSM, TSN, TSK, WM, WN, LANES, SWIZZLE, CVT, EARLY and GM are set by the engine (-DNAME=VALUE)"
 #endif
 #if WM % 16 != 0 || WN % 8 != 0 || TSM % WM != 0 || TSN % WN != 0
 #error "a warp's block WM x WN is whole fragments of 16 x 8 and divides the tile TSM x TSN"
@@ -42,7 +44,12 @@
 #define FN (WN / 8)                  /* fragments of B per warp, along N */
 #define WTN (TSN / WN)               /* warps along N */
 #define WGS (32 * (TSM / WM) * WTN)  /* work-items in a group */
-#define SA (TSK + 4)                 /* floats per row of A's tile: 4 of padding */
+#if SWIZZLE
+#define SA TSK                       /* floats per row of A's tile: no padding */
+#else
+#define SA (TSK + 4)                 /* lesson 22's: 4 of padding */
+#endif
+#define PIECES (TSK / 4)             /* 16-byte pieces per row of A's tile */
 #define SB (TSN + 8)                 /* floats per row of B's tile: 8 of padding */
 #define VECS_A (TSM * TSK / 4)       /* float4 in a tile of A */
 #define VECS_B (TSK * TSN / 4)       /* float4 in a tile of B */
@@ -62,13 +69,28 @@
 #define B_ROW(id) ((id) / (TSN / 4))
 #define B_COL(id) (4 * ((id) % (TSN / 4)))
 
+/*
+ * Where piece c (4 floats) of row r of A's tile sits, in float4s. Swizzled:
+ * the rows of one 128-byte line of banks (8 / PIECES of them) keep their
+ * order, and the lines are told apart by an exchange of pieces, c XOR line.
+ */
+#if SWIZZLE
+#define A_AT(r, c) ((r) * PIECES + ((c) ^ (((r) / (8 / PIECES)) % PIECES)))
+#else
+#define A_AT(r, c) ((r) * SA / 4 + (c))
+#endif
+
 /* x as TF32: rounded to the nearest value with 10 bits of mantissa (ties
-   away from zero). */
+   away from zero): lesson 23's two integer operations, or cvt.rna. */
 float tf32(const float x)
 {
+#if CVT
     uint r;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
     return as_float(r);
+#else
+    return as_float((as_uint(x) + 0x1000u) & 0xffffe000u);
+#endif
 }
 
 /* x = big + small, both TF32, to about 22 bits. */
@@ -112,7 +134,7 @@ void stash(__local float4 *at, __local float4 *bt, const float4 *anext, const fl
     #pragma unroll
     for (int l = 0; l < LOADS_A; l++) {
         const int id = l * WGS + tid;
-        at[(A_ROW(id) * SA + A_COL(id)) / 4] = anext[l];
+        at[A_AT(A_ROW(id), A_COL(id) / 4)] = anext[l];
     }
     #pragma unroll
     for (int l = 0; l < LOADS_B; l++) {
@@ -147,7 +169,7 @@ void round8(__local const float *at, __local const float *bt, const int k8,
     #pragma unroll
     for (int i = 0; i < FM; i++) {
         uint v[4];
-        ldmatrix4(v, at + (wm0 + 16 * i + r + 8 * (q % 2)) * SA + k8 + 4 * (q / 2));
+        ldmatrix4(v, at + 4 * A_AT(wm0 + 16 * i + r + 8 * (q % 2), k8 / 4 + q / 2));
         #pragma unroll
         for (int c = 0; c < 4; c++)
             a[i][c] = as_float(v[c]);
@@ -198,8 +220,15 @@ void gemm_3xtf32(const int M, const int N, const int K,
     const int g = lane / 4, t = lane % 4;
     const int wm0 = (warp / WTN) * WM;              /* the warp's block in the tile */
     const int wn0 = (warp % WTN) * WN;
-    const int row0 = get_group_id(1) * TSM;         /* the group's tile in C */
-    const int col0 = get_group_id(0) * TSN;
+    /* The group's tile in C. Group id runs along the rows of tiles; here
+       GM rows of tiles (fewer in the last band) are walked together, down
+       one column of tiles before the next. */
+    const int tiles_n = get_num_groups(0), tiles_m = get_num_groups(1);
+    const int id = get_group_id(1) * tiles_n + get_group_id(0);
+    const int band = (id / (GM * tiles_n)) * GM, rows = min(GM, tiles_m - band);
+    const int in_band = id % (GM * tiles_n);
+    const int row0 = (band + in_band % rows) * TSM;
+    const int col0 = (in_band / rows) * TSN;
     const int steps = K / TSK;
 
     /* Declared as float4 for 16-byte alignment; read as floats. */
@@ -225,8 +254,13 @@ void gemm_3xtf32(const int M, const int N, const int K,
         /* Buffer cur was last read in step s-2, before the barrier of
            step s-1: it is free. */
         stash(Atile[cur], Btile[cur], anext, bnext, tid);
+        /* The registers are free once stored: the next step's loads can
+           start before the barrier (EARLY) or after it (lesson 22). */
+        if (EARLY && s + 1 < steps)
+            fetch(anext, bnext, (const __global float4 *)A, (const __global float4 *)B, N, K, row0, col0,
+                  (s + 1) * TSK, tid);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (s + 1 < steps)
+        if (!EARLY && s + 1 < steps)
             fetch(anext, bnext, (const __global float4 *)A, (const __global float4 *)B, N, K, row0, col0,
                   (s + 1) * TSK, tid);
         #pragma unroll
