@@ -1,14 +1,15 @@
 /*
  * Lesson 23: feeding the tensor cores. Lesson 22's kernel, with four
- * changes to the way the tiles reach local memory, each behind a switch
- * that brings lesson 22's way back (0):
+ * changes to the way the tiles reach local memory, each of which can be
+ * set back to lesson 22's way (SWIZZLE=0, CVT=1, EARLY=0, GM=1):
  *
  * SWIZZLE  A's tile without padding, rows of TSK floats, each row's 16-byte
  *          pieces exchanged in an order that depends on the row (XOR).
  *          Lesson 22's padded rows of 20 floats let ldmatrix read without
  *          conflicts, but not the stores: the 8 work-items of a quarter warp
- *          store two rows of 64 bytes, 80 bytes apart, and both touch banks
- *          0 to 3. Here each piece moves: piece c of row r sits at place
+ *          store two rows of 64 bytes, 80 bytes apart: the second row's last
+ *          4 floats wrap round onto the first row's first 4 banks, and the
+ *          store takes two passes. Here each piece moves: piece c of row r sits at place
  *          c ^ ((r / 2) % 4) (for TSK = 16). Two rows side by side fill the
  *          32 banks once (stores), and the 8 rows of an ldmatrix block land
  *          in 8 different 16-byte slots (reads).
@@ -16,8 +17,8 @@
  *          half of the last kept bit and clear the 13 bits below it, which
  *          is cvt.rna's rounding (to nearest, ties away from zero) for every
  *          finite float; 1: with cvt.rna, as lesson 22, which costs more.
- *          (A NaN whose only payload bits are the low 13 becomes an infinity;
- *          the tool's inputs are finite.)
+ *          (NaNs differ: the addition can carry a NaN's bits into an
+ *          infinity or a zero. The tool's inputs are finite.)
  * EARLY    1: the next step's loads from global memory are issued before the
  *          barrier, not after it, so that they travel while the work-items
  *          wait.

@@ -24,7 +24,7 @@
  * lanes add that into the sums, rounding to nearest (the lesson measures
  * what the tensor cores' own additions lose).
  *
- * Everything else (tiles, fragments, copies, the switches SWIZZLE, CVT,
+ * Everything else (tiles, fragments, copies, SWIZZLE, CVT,
  * EARLY and GM) is lesson 23's.
  */
 
