@@ -245,40 +245,23 @@ int commands_clblast_params(const struct options *opts, struct clblast_params *c
     return EXIT_OK;
 }
 
-/* Measures the selected lessons at every size; a failing lesson does not stop the others. */
-static int bench(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
+/* Measures the selected lessons at every size on one device, into rep; a failing lesson does
+   not stop the others. */
+static int bench_device(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl,
+                        const struct clblast_params *tuned, struct report *rep)
 {
-    struct ceilings ceilings;
     char path[4096];
     struct params_request req;
-    struct report rep;
-    struct clblast_params *cp = xcalloc(1, sizeof *cp);
-    const struct clblast_params *tuned;
-    int status;
+    int status = EXIT_OK;
 
-    /* The CLBlast row's parameters, before anything is measured. */
-    if ((status = commands_clblast_params(opts, cp, &tuned)) != EXIT_OK) {
-        free(cp);
-        return status;
-    }
-    if (tuned) {
-        struct error e;
-        error_init(&e);
-        if (reference_apply(cl, tuned, &e) < 0) {
-            free(cp);
-            return commands_fail(EXIT_ENVIRONMENT, &e);
-        }
-    }
     params_request_init(opts, path, sizeof path, &req);
-    bench_ceilings(cl, &ceilings);
-    report_begin(&rep, stdout, opts->format, cl->device, &opts->measure, &ceilings, tuned);
     for (size_t s = 0; s < opts->nsizes; s++) {
         struct workspace w;
         struct error e;
         bool ready;
 
         error_init(&e);
-        report_size_begin(&rep, opts->sizes[s]);
+        report_size_begin(rep, opts->sizes[s]);
         /* A size the device cannot hold is refused for each lesson, in every format. */
         ready = workspace_init(&w, cl, opts->sizes[s], opts->measure.seed, &e) == 0;
         for (size_t i = 0; i < set->count; i++) {
@@ -300,7 +283,7 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
                 measure_refused(l, &ps, opts->sizes[s], chosen ? &e : &why, &r);
             r.origin = origin;
             error_clear(&why);
-            report_row(&rep, &r);
+            report_row(rep, &r);
             if (r.status != RUN_OK)
                 status = EXIT_RUN_FAILED;
             run_result_free(&r);
@@ -309,16 +292,102 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
             struct run_result r;
             run_result_init(&r);
             if (reference_measure(&w, tuned, &opts->measure, &r))
-                report_row(&rep, &r);
+                report_row(rep, &r);
             run_result_free(&r);
         }
         if (ready)
             workspace_free(&w);
-        report_size_end(&rep);
+        report_size_end(rep);
+    }
+    return status;
+}
+
+int commands_compare(const struct options *opts, struct compare *c, struct compare **saved)
+{
+    struct error e;
+
+    *saved = NULL;
+    if (!opts->compare_file)
+        return EXIT_OK;
+    error_init(&e);
+    if (compare_load(c, opts->compare_file, &e) < 0) {
+        error_prefix(&e, "--compare");
+        return commands_fail(EXIT_ENVIRONMENT, &e);
+    }
+    *saved = c;
+    return EXIT_OK;
+}
+
+/* After a run beside a saved one: the saved rows that were not shown, on stderr. */
+static void compare_notes(const struct compare *c)
+{
+    char rows[600];
+    size_t n = compare_unused(c, rows, sizeof rows);
+
+    if (c->other_devices)
+        fprintf(stderr, "clmm-tutor: --compare: %zu rows of %s are of other devices than %s, and are left out\n",
+                c->other_devices, c->file, c->device);
+    if (n > 0) {
+        char *printable = text_printable(rows, false);
+        fprintf(stderr, "clmm-tutor: --compare: %zu row%s of %s match%s no lesson and size of this run, "
+                        "and %s not shown: %s\n", n, n == 1 ? "" : "s", c->file, n == 1 ? "es" : "",
+                n == 1 ? "is" : "are", printable);
+        free(printable);
+    }
+}
+
+/* Measures the selected lessons at every size on each of n devices, one after the other;
+   side: in a table of a column per device even for one (they were asked for as a list). */
+static int bench_on(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cls,
+                    size_t n, bool side)
+{
+    const struct device_info *devices[REPORT_MAX_DEVICES];
+    struct ceilings ceilings[REPORT_MAX_DEVICES];
+    struct report rep;
+    struct clblast_params *cp = xcalloc(1, sizeof *cp);
+    struct compare saved_run, *saved;
+    const struct clblast_params *tuned;
+    int status;
+
+    /* The CLBlast row's parameters and the saved run, before anything is measured. */
+    if ((status = commands_clblast_params(opts, cp, &tuned)) != EXIT_OK ||
+        (status = commands_compare(opts, &saved_run, &saved)) != EXIT_OK) {
+        free(cp);
+        return status;
+    }
+    for (size_t d = 0; d < n && tuned; d++) {
+        struct error e;
+        error_init(&e);
+        if (reference_apply(&cls[d], tuned, &e) < 0) {
+            free(cp);
+            if (saved)
+                compare_free(saved);
+            return commands_fail(EXIT_ENVIRONMENT, &e);
+        }
+    }
+    for (size_t d = 0; d < n; d++) {
+        devices[d] = cls[d].device;
+        bench_ceilings(&cls[d], &ceilings[d]);
+    }
+    report_begin(&rep, stdout, opts->format, devices, ceilings, (int)n, side, &opts->measure, tuned, saved);
+    for (size_t d = 0; d < n; d++) {
+        report_device(&rep, (int)d);
+        if (bench_device(opts, set, lesson, &cls[d], tuned, &rep) != EXIT_OK)
+            status = EXIT_RUN_FAILED;
     }
     report_end(&rep);
+    if (saved) {
+        compare_notes(saved);
+        compare_free(saved);
+    }
     free(cp);
     return status;
+}
+
+/* Measures on the one device chosen, in the table of one device. */
+static int bench(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
+{
+    return bench_on(opts, set, lesson, cl, 1, false);
 }
 
 static void print_step(void *lesson, const struct tune_step *st)
@@ -600,6 +669,38 @@ static int with_device(const struct options *opts, const struct lesson_set *set,
     return status;
 }
 
+/* --bench on the devices --device names: all, a list, or one. */
+static int bench_devices(const struct options *opts, const struct lesson_set *set, int lesson)
+{
+    const char *spec = opts->device ? opts->device : getenv("CLMM_TUTOR_DEVICE");
+    const struct device_info *chosen[REPORT_MAX_DEVICES];
+    struct ocl cls[REPORT_MAX_DEVICES];
+    struct device_list list;
+    struct error e;
+    size_t n = 0, opened = 0;
+    int status = EXIT_OK, rc;
+
+    if (!spec || !device_spec_is_list(spec))
+        return with_device(opts, set, lesson, bench);
+    error_init(&e);
+    if (device_list_load(&list, &e) < 0)
+        return commands_fail(EXIT_ENVIRONMENT, &e);
+    if ((rc = device_select_many(&list, spec, chosen, REPORT_MAX_DEVICES, &n, &e)) < 0)
+        status = commands_fail(rc == -2 ? EXIT_USAGE : EXIT_ENVIRONMENT, &e);
+    for (; status == EXIT_OK && opened < n; opened++)
+        if (ocl_open(&cls[opened], chosen[opened], &e) < 0) {
+            error_prefix(&e, "[%d] %s", chosen[opened]->index, chosen[opened]->name);
+            status = commands_fail(EXIT_ENVIRONMENT, &e);
+            break;
+        }
+    if (status == EXIT_OK)
+        status = bench_on(opts, set, lesson, cls, n, true);
+    while (opened > 0)
+        ocl_close(&cls[--opened]);
+    device_list_free(&list);
+    return status;
+}
+
 /* ---- the device's ceilings ---- */
 
 #define CEILINGS_WIDTH 88       /* columns of the figures' lines, their indent included */
@@ -828,7 +929,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
         break;
     }
     case MODE_BENCH:
-        status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson, bench);
+        status = bench_devices(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson);
         break;
     case MODE_INSIDE:
         if (lesson_set_find(&set, lesson)->engine == ENGINE_HOST) {

@@ -9,6 +9,7 @@
 #include "exercise.h"
 #include "ocl.h"
 #include "lesson.h"
+#include "compare.h"
 #include "options.h"
 
 enum exit_status {
@@ -42,5 +43,9 @@ int commands_terminal_width(void);
    EXIT_ENVIRONMENT after printing why a file cannot be used. */
 int commands_clblast_params(const struct options *opts, struct clblast_params *cp,
                             const struct clblast_params **tuned);
+
+/* The saved run of --compare into c: *saved is c, or NULL without --compare. Returns
+   EXIT_OK, or EXIT_ENVIRONMENT after printing why the file cannot be used. */
+int commands_compare(const struct options *opts, struct compare *c, struct compare **saved);
 
 #endif

@@ -198,6 +198,11 @@ const struct device_info *device_select(const struct device_list *list, const ch
     char choices[2048];
     const char *colon;
 
+    if (spec && device_spec_is_list(spec)) {
+        error_set(e, "\"%s\" names several devices: only --bench measures on several (--device all, or 0,1)",
+                  spec);
+        return NULL;
+    }
     if (!spec || !*spec) {
         for (size_t i = 0; i < list->count; i++)
             if (list->items[i].type & CL_DEVICE_TYPE_GPU)
@@ -226,6 +231,68 @@ const struct device_info *device_select(const struct device_list *list, const ch
     list_choices(list, choices, sizeof choices);
     error_set(e, "no OpenCL device matches \"%s\"; devices: %s", spec, choices);
     return NULL;
+}
+
+bool device_spec_is_list(const char *spec)
+{
+    return strcasecmp(spec, "all") == 0 || strchr(spec, ',') != NULL;
+}
+
+int device_spec_check(const char *spec, struct error *e)
+{
+    size_t n = strlen(spec);
+
+    if (spec[0] == ',' || (n > 0 && spec[n - 1] == ',') || strstr(spec, ",,")) {
+        error_set(e, "--device %s: an empty item in the list (write the devices as 0,1 or cpu,gpu)", spec);
+        return -1;
+    }
+    return 0;
+}
+
+int device_select_many(const struct device_list *list, const char *spec, const struct device_info **out,
+                       size_t max, size_t *count, struct error *e)
+{
+    char *copy, *save = NULL;
+    bool failed = false, d_usage = false;
+
+    *count = 0;
+    if (!spec || !device_spec_is_list(spec)) {
+        if (!(out[0] = device_select(list, spec, e)))
+            return -1;
+        *count = 1;
+        return 0;
+    }
+    if (strcasecmp(spec, "all") == 0) {
+        if (list->count > max) {
+            error_set(e, "--device all: this machine has %zu devices, at most %zu are measured side by side; "
+                         "name them (--device 0,1)", list->count, max);
+            return -2;
+        }
+        for (size_t i = 0; i < list->count; i++)
+            out[(*count)++] = &list->items[i];
+        return 0;
+    }
+    if (device_spec_check(spec, e) < 0)
+        return -2;
+    copy = xstrdup(spec);
+    for (char *item = strtok_r(copy, ",", &save); item && !failed; item = strtok_r(NULL, ",", &save)) {
+        const struct device_info *d = device_select(list, item, e);
+        failed = d == NULL;
+        for (size_t i = 0; i < *count && !failed; i++)
+            if (out[i] == d) {
+                error_set(e, "--device %s: \"%s\" is device [%d] again (%s): name each device once", spec,
+                          item, d->index, d->name);
+                failed = d_usage = true;
+            }
+        if (!failed && *count == max) {
+            error_set(e, "--device %s: at most %zu devices are measured side by side", spec, max);
+            failed = d_usage = true;
+        }
+        if (!failed)
+            out[(*count)++] = d;
+    }
+    free(copy);
+    return failed ? (d_usage ? -2 : -1) : 0;
 }
 
 void device_list_print(FILE *out, const struct device_list *list,

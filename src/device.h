@@ -53,6 +53,20 @@ void device_list_free(struct device_list *list);
 const struct device_info *device_select(const struct device_list *list, const char *spec,
                                         struct error *e);
 
+/* Whether spec names several devices: "all" (any case), or a list "0,1" (items as
+   device_select takes them, separated by commas). */
+bool device_spec_is_list(const char *spec);
+
+/* A list's syntax: no empty item ("0,,1", "0,"); -1 with a message. */
+int device_spec_check(const char *spec, struct error *e);
+
+/* The devices spec names, in its order (every device for "all"), at most max of them; a
+   single device's spec gives one. -1 with a message when an item matches no device; -2 with
+   a message when the list is malformed, two items name the same device, or there are more
+   than max (a mistake of the command line). */
+int device_select_many(const struct device_list *list, const char *spec, const struct device_info **out,
+                       size_t max, size_t *count, struct error *e);
+
 const char *device_type_name(cl_device_type type);
 
 /* The --devices listing; after each device's lines, more(out, device, ctx) adds its own

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "str.h"
 
 enum {
@@ -14,7 +15,7 @@ enum {
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
     OPT_PREDICT, OPT_YES, OPT_HINT,
-    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES, OPT_HOST_CODE, OPT_CLBLAST_PARAMS
+    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES, OPT_HOST_CODE, OPT_CLBLAST_PARAMS, OPT_COMPARE
 };
 
 static const struct option long_options[] = {
@@ -28,6 +29,7 @@ static const struct option long_options[] = {
     { "reps", required_argument, NULL, OPT_REPS },
     { "format", required_argument, NULL, OPT_FORMAT },
     { "device", required_argument, NULL, OPT_DEVICE },
+    { "compare", required_argument, NULL, OPT_COMPARE },
     { "lessons", required_argument, NULL, OPT_LESSONS },
     { "param", required_argument, NULL, OPT_PARAM },
     { "budget", required_argument, NULL, OPT_BUDGET },
@@ -111,7 +113,10 @@ void options_usage(FILE *out)
           "  --size S            1024, a list 512,1024, or MxNxK such as 1000x700x300\n"
           "                      (default 1024)\n"
           "  --device D          index (1), platform:device (1:0) or a name fragment\n"
-          "                      (h100, cpu, pocl); default: the first GPU, else the first device\n"
+          "                      (h100, cpu, pocl); default: the first GPU, else the first device;\n"
+          "                      --bench: also all, or a list (0,1), measured side by side\n"
+          "  --compare FILE      set a saved run (--bench --format json) beside this one:\n"
+          "                      columns in the --bench table, ghost bars in the tutor\n"
           "  --param NAME=VALUE  set a lesson parameter (repeatable)\n"
           "  --reps N            time N launches instead of adapting to the budget\n"
           "  --budget SECONDS    time spent on timed launches per measurement (default 1)\n"
@@ -326,6 +331,29 @@ static int check_inside(const struct options *opts, struct error *e)
     return 0;
 }
 
+/* Several devices are for --bench; a saved run goes beside --bench or the tutor. */
+static int check_devices(const struct options *opts, struct error *e)
+{
+    if (opts->device && device_spec_is_list(opts->device)) {
+        if (opts->mode != MODE_BENCH) {
+            error_set(e, "--device %s: several devices are measured side by side by --bench only; "
+                         "the other modes use one device (an index, platform:device or a name)", opts->device);
+            return -1;
+        }
+        if (device_spec_check(opts->device, e) < 0)
+            return -1;
+    }
+    if (opts->compare_file && opts->mode != MODE_BENCH && opts->mode != MODE_TUTOR) {
+        error_set(e, "--compare FILE goes with --bench or the tutor (it sets a saved run beside theirs)");
+        return -1;
+    }
+    if (opts->compare_file && !opts->compare_file[0]) {
+        error_set(e, "--compare: the file name is empty");
+        return -1;
+    }
+    return 0;
+}
+
 /* --clblast-params tunes the CLBlast row of --bench and the tutor, in a build with CLBlast. */
 static int check_clblast(const struct options *opts, struct error *e)
 {
@@ -437,6 +465,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             }
             break;
         case OPT_DEVICE: opts->device = optarg; break;
+        case OPT_COMPARE: opts->compare_file = optarg; break;
         case OPT_LESSONS: opts->lessons_dir = optarg; break;
         case OPT_PARAM: rc = parse_param(optarg, opts, e); break;
         case OPT_BUDGET:
@@ -557,7 +586,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
                      "the other modes print text");
         return -1;
     }
-    if (check_inside(opts, e) < 0 || check_clblast(opts, e) < 0)
+    if (check_inside(opts, e) < 0 || check_clblast(opts, e) < 0 || check_devices(opts, e) < 0)
         return -1;
     if (opts->host_code && opts->mode != MODE_SHOW) {
         error_set(e, "--host-code goes with --show N (it prints the host code of lesson N's launch)");

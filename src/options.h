@@ -29,7 +29,9 @@ struct options {
     struct gemm_size sizes[OPTIONS_MAX_SIZES];
     size_t nsizes;
     enum report_format format;
-    const char *device;         /* NULL: CLMM_TUTOR_DEVICE, else the default */
+    const char *device;         /* NULL: CLMM_TUTOR_DEVICE, else the default; --bench: also
+                                   "all" or a list (device_spec_is_list) */
+    const char *compare_file;   /* --compare: a saved --bench --format json run; NULL: none */
     const char *lessons_dir;    /* NULL: the installed (or source tree) lessons */
     struct param_override params[OPTIONS_MAX_PARAMS];
     size_t nparams;

@@ -10,6 +10,7 @@
 #include "errmap.h"
 #include "needs.h"
 #include "roofline.h"
+#include "side.h"
 #include "sources.h"
 #include "waves.h"
 #include "str.h"
@@ -385,6 +386,16 @@ static const char *row_message(const struct run_result *r, char *buf, size_t len
     return buf;
 }
 
+const char *report_row_message(const struct run_result *r, char *buf, size_t len)
+{
+    return row_message(r, buf, len);
+}
+
+void report_title(FILE *out, const struct run_result *r, int width)
+{
+    put_lesson_title(out, r->title, r->branch[0] != '\0', title_tag(r->precision), width);
+}
+
 static void json_number(FILE *out, const char *key, double v)
 {
     fprintf(out, ", \"%s\": ", key);
@@ -468,32 +479,74 @@ static void json_clblast(FILE *out, const struct clblast_params *cp)
     fputs("]}", out);
 }
 
-void report_begin(struct report *rep, FILE *out, enum report_format format,
-                  const struct device_info *device, const struct measure_config *cfg,
-                  const struct ceilings *ceilings, const struct clblast_params *clblast)
+/* A device as the JSON's "device" and "devices" say it, its ceilings with it. */
+static void json_device(FILE *out, const struct device_info *device, const struct ceilings *c)
 {
+    fprintf(out, "{\"index\": %d, \"name\": ", device->index);
+    report_json_string(out, device->name);
+    fputs(", \"platform\": ", out);
+    report_json_string(out, device->platform_name);
+    fprintf(out, ", \"type\": \"%s\", \"compute_units\": %u, \"clock_mhz\": %u, \"driver\": ",
+            device_type_name(device->type), device->compute_units, device->clock_mhz);
+    report_json_string(out, device->driver);
+    json_ceilings(out, c);
+    fputc('}', out);
+}
+
+/* "compare": the saved run set beside this one, or nothing when there is none. */
+static void json_compare(FILE *out, const struct compare *c)
+{
+    const char *const keys[] = { "file", "device", "platform" }, *values[] = { c ? c->file : NULL, c ? c->device : NULL,
+                                                                                 c ? c->platform : NULL };
+
+    if (!c)
+        return;
+    fputs(",\n  \"compare\": {", out);
+    for (size_t i = 0; i < 3; i++) {
+        fprintf(out, "%s\"%s\": ", i ? ", " : "", keys[i]);
+        report_json_string(out, values[i]);
+    }
+    fprintf(out, ", \"rows\": %zu}", c->count);
+}
+
+void report_begin(struct report *rep, FILE *out, enum report_format format,
+                  const struct device_info *const *devices, const struct ceilings *ceilings, int ndevices,
+                  bool side, const struct measure_config *cfg, const struct clblast_params *clblast, struct compare *compare)
+{
+    const struct device_info *device = devices[0];
     char desc[600];
 
     memset(rep, 0, sizeof *rep);
     rep->out = out;
     rep->format = format;
-    rep->device = device;
     rep->clblast = clblast;
-    if (ceilings)
-        rep->ceilings = *ceilings;
+    rep->compare = compare;
+    rep->ndevices = ndevices < REPORT_MAX_DEVICES ? ndevices : REPORT_MAX_DEVICES;
+    for (int i = 0; i < rep->ndevices; i++) {
+        rep->devices[i] = devices[i];
+        if (ceilings)
+            rep->device_ceilings[i] = ceilings[i];
+    }
+    report_device(rep, 0);
     run_result_init(&rep->best);
     run_result_init(&rep->best_tf32);
+    if (format == FORMAT_TABLE && (rep->ndevices > 1 || side || compare))
+        rep->side = side_new(rep->devices, rep->ndevices, compare);
     device_describe(device, desc, sizeof desc);
     switch (format) {
     case FORMAT_TABLE:
-        fprintf(out, "Device: %s, %u compute units, %s\n", desc, device->compute_units, device->driver);
+        if (rep->side)
+            side_begin(rep->side, out);
+        else
+            fprintf(out, "Device: %s, %u compute units, %s\n", desc, device->compute_units, device->driver);
         if (cfg->reps > 0)
             fprintf(out, "Timing: %d launch%s each after a verified warm-up launch\n", cfg->reps,
                     cfg->reps == 1 ? "" : "es");
         else
             fprintf(out, "Timing: launches for about %g s each after a verified warm-up launch\n",
                     cfg->budget_s);
-        table_ceilings(out, &rep->ceilings);
+        if (!rep->side)
+            table_ceilings(out, &rep->ceilings);
         if (clblast) {
             char kernels[1024];
             clblast_params_describe(clblast, kernels, sizeof kernels);
@@ -507,23 +560,32 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
               "gflops_q3,gflops_min,gflops_max,kernel_ms_median,wall_ms,reps,max_error,tolerance,"
               "verification,estimate_s,batch_gflops,tuned,tuned_m,tuned_n,tuned_k,tuned_partial,"
               "clocks_disagree,message,error_pattern,wrong_elements,unwritten_elements,pct_peak,intensity,"
-              "bound_gflops,pct_bound,bound_by,peak_gflops,bandwidth_gbps,branch,precision,units\n", out);
+              "bound_gflops,pct_bound,bound_by,peak_gflops,bandwidth_gbps,branch,precision,units,"
+              "device_index,compare_device,compare_status,compare_gflops_median,compare_params\n", out);
         break;
     case FORMAT_JSON:
-        fputs("{\n  \"device\": {\"name\": ", out);
-        report_json_string(out, device->name);
-        fputs(", \"platform\": ", out);
-        report_json_string(out, device->platform_name);
-        fprintf(out, ", \"type\": \"%s\", \"compute_units\": %u, \"clock_mhz\": %u, \"driver\": ",
-                device_type_name(device->type), device->compute_units, device->clock_mhz);
-        report_json_string(out, device->driver);
-        json_ceilings(out, &rep->ceilings);
-        fputc('}', out);
+        fputs("{\n  \"device\": ", out);
+        json_device(out, device, &rep->ceilings);
+        fputs(",\n  \"devices\": [", out);
+        for (int i = 0; i < rep->ndevices; i++) {
+            fputs(i ? ",\n    " : "\n    ", out);
+            json_device(out, rep->devices[i], &rep->device_ceilings[i]);
+        }
+        fputs("]", out);
+        json_compare(out, compare);
         json_clblast(out, clblast);
         fputs(",\n  \"results\": [", out);
         break;
     }
     fflush(out);
+}
+
+void report_device(struct report *rep, int i)
+{
+    rep->current = i;
+    rep->device = rep->devices[i];
+    rep->ceilings = rep->device_ceilings[i];
+    rep->size_index = 0;
 }
 
 void report_size_begin(struct report *rep, struct gemm_size s)
@@ -537,7 +599,7 @@ void report_size_begin(struct report *rep, struct gemm_size s)
     rep->clock_notes[0] = '\0';
     rep->branch[0] = '\0';
     rep->npoints = 0;
-    if (rep->format != FORMAT_TABLE)
+    if (rep->format != FORMAT_TABLE || rep->side)
         return;
     fprintf(rep->out, "\nSize %lldx%lldx%lld (M x N x K): %.3g GFLOP per product\n", s.m, s.n, s.k,
             gemm_flops(s) * 1e-9);
@@ -699,6 +761,7 @@ static void csv_roofline(const struct report *rep, const struct run_result *r)
 static void csv_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
+    const struct compare_row *saved = compare_find(rep->compare, r->lesson, r->size, r->params, NULL);
     const struct verify_result *v = &r->verify;
     char message[sizeof r->error.msg + sizeof ESTIMATE_HINT];
 
@@ -735,7 +798,20 @@ static void csv_row(struct report *rep, const struct run_result *r)
     csv_roofline(rep, r);
     fputc(',', out);
     csv_string(out, r->branch);
-    fprintf(out, ",%s,%s\n", precision_name(r->precision), units_name(r->units));
+    fprintf(out, ",%s,%s,%d,", precision_name(r->precision), units_name(r->units), rep->device->index);
+    if (saved) {
+        csv_string(out, rep->compare->device);
+        fputc(',', out);
+        csv_string(out, saved->status);
+        fputc(',', out);
+        if (saved->ok)
+            fprintf(out, "%.6g", saved->gflops);
+        fputc(',', out);
+        csv_string(out, saved->params);
+    } else {
+        fputs(",,,", out);
+    }
+    fputc('\n', out);
 }
 
 static void json_roofline(const struct report *rep, const struct run_result *r)
@@ -757,12 +833,35 @@ static void json_roofline(const struct report *rep, const struct run_result *r)
     }
 }
 
+/* "compare": the saved run's row of the same lesson and size, null when it has none. */
+static void json_saved(struct report *rep, const struct run_result *r)
+{
+    bool same;
+    const struct compare_row *saved = compare_find(rep->compare, r->lesson, r->size, r->params, &same);
+
+    if (!rep->compare)
+        return;
+    fputs(", \"compare\": ", rep->out);
+    if (!saved) {
+        fputs("null", rep->out);
+        return;
+    }
+    fprintf(rep->out, "{\"status\": ");
+    report_json_string(rep->out, saved->status);
+    if (saved->ok)
+        json_number(rep->out, "gflops_median", saved->gflops);
+    fputs(", \"params\": ", rep->out);
+    report_json_string(rep->out, saved->params);
+    fprintf(rep->out, ", \"same_params\": %s}", same ? "true" : "false");
+}
+
 static void json_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
     char message[sizeof r->error.msg + sizeof ESTIMATE_HINT];
 
-    fprintf(out, "%s\n    {\"lesson\": %d, \"title\": ", rep->rows ? "," : "", r->lesson);
+    fprintf(out, "%s\n    {\"lesson\": %d, \"device_index\": %d, \"title\": ", rep->rows ? "," : "", r->lesson,
+            rep->device->index);
     report_json_string(out, r->title);
     fputs(", \"branch\": ", out);
     if (r->branch[0])
@@ -801,6 +900,7 @@ static void json_row(struct report *rep, const struct run_result *r)
         fprintf(out, ", \"error_pattern\": \"%s\", \"wrong_elements\": %lld, \"unwritten_elements\": %lld",
                 errmap_pattern_name(r->errmap.pattern), r->errmap.wrong, r->errmap.unwritten);
     json_roofline(rep, r);
+    json_saved(rep, r);
     if (r->estimate_s > 0)
         json_number(out, "estimate_s", r->estimate_s);
     if (r->batch_gflops > 0)
@@ -819,7 +919,12 @@ static void json_row(struct report *rep, const struct run_result *r)
 void report_row(struct report *rep, const struct run_result *r)
 {
     switch (rep->format) {
-    case FORMAT_TABLE: table_row(rep, r); break;
+    case FORMAT_TABLE:
+        if (rep->side)
+            side_add(rep->side, rep->size_index, rep->current, r);
+        else
+            table_row(rep, r);
+        break;
     case FORMAT_CSV: csv_row(rep, r); break;
     case FORMAT_JSON: json_row(rep, r); break;
     }
@@ -888,7 +993,11 @@ static void table_roofline(const struct report *rep)
 
 void report_size_end(struct report *rep)
 {
-    if (rep->format != FORMAT_TABLE)
+    int size = rep->size_index++;
+
+    if (rep->side && rep->current == rep->ndevices - 1)
+        side_print(rep->side, rep->out, size);
+    if (rep->format != FORMAT_TABLE || rep->side)
         return;
     if (rep->clock_notes[0])
         fprintf(rep->out, "* wall ms shows the kernel time where the host clock measured less\n"
@@ -921,6 +1030,9 @@ void report_end(struct report *rep)
 {
     if (rep->format == FORMAT_JSON)
         fputs("\n  ]\n}\n", rep->out);
+    if (rep->side)
+        side_free(rep->side);
+    rep->side = NULL;
     run_result_free(&rep->best);
     run_result_free(&rep->best_tf32);
     fflush(rep->out);

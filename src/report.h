@@ -6,6 +6,7 @@
 
 #include "ceilings.h"
 #include "clblastparams.h"
+#include "compare.h"
 #include "device.h"
 #include "waves.h"
 #include "inside.h"
@@ -42,6 +43,9 @@ struct report_point {
 };
 
 #define REPORT_MAX_POINTS 64
+#define REPORT_MAX_DEVICES 8    /* devices side by side (--device all, or a list) */
+
+struct side;
 
 /* A benchmark report: begin, then for each size a group of rows, then end. Rows are
    printed as they come, so a long run shows progress. With the device's ceilings known,
@@ -63,16 +67,40 @@ struct report {
     struct ceilings ceilings;   /* have false: no percentages */
     struct report_point points[REPORT_MAX_POINTS];  /* of the current size */
     int npoints;
+    /* Devices side by side, and a saved run beside them (--compare). */
+    const struct device_info *devices[REPORT_MAX_DEVICES];
+    struct ceilings device_ceilings[REPORT_MAX_DEVICES];
+    int ndevices;
+    int current;                /* the device whose rows come now (report_device) */
+    int size_index;             /* of its sizes, from 0 */
+    struct compare *compare;    /* NULL: none */
+    struct side *side;          /* the table of several columns, kept until the last device has
+                                   measured a size; NULL: rows printed as they come */
 };
 
-/* ceilings may be NULL: not known; clblast NULL: CLBlast runs with its own parameters. */
+/* ndevices devices (1 to REPORT_MAX_DEVICES), measured one after the other, each all sizes
+   (report_device before each); ceilings may be NULL, and ceilings[i] have false: not known. clblast NULL:
+   CLBlast runs with its own parameters; compare NULL: no saved run. A table of several
+   devices, of devices asked for side by side (side: --device all, a list), or with a saved
+   run, has a GFLOPS column per device and one for the saved run, printed when the last
+   device has measured the size; CSV and JSON rows name their device. */
 void report_begin(struct report *rep, FILE *out, enum report_format format,
-                  const struct device_info *device, const struct measure_config *cfg,
-                  const struct ceilings *ceilings, const struct clblast_params *clblast);
+                  const struct device_info *const *devices, const struct ceilings *ceilings, int ndevices,
+                  bool side, const struct measure_config *cfg, const struct clblast_params *clblast, struct compare *compare);
+/* The rows that come next are device i's, from its first size. */
+void report_device(struct report *rep, int i);
 void report_size_begin(struct report *rep, struct gemm_size size);
 void report_row(struct report *rep, const struct run_result *r);
 void report_size_end(struct report *rep);
 void report_end(struct report *rep);
+
+/* A row's lesson title in a column of width columns, as the table shows it (a side branch's
+   marked, a TF32 lesson's tagged). */
+void report_title(FILE *out, const struct run_result *r, int width);
+
+/* A row's message as the command line shows it, into buf when it adds to it. */
+#define REPORT_MESSAGE_MAX (sizeof ((struct run_result *)0)->error.msg + 80)
+const char *report_row_message(const struct run_result *r, char *buf, size_t len);
 
 /* The tuner: one line per configuration, then the best and the spread of GFLOPS. */
 void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step *st);

@@ -160,7 +160,7 @@ static char *print(enum report_format format, const struct run_result *rows, siz
 
     ck_assert(out != NULL);
     measure_config_defaults(&cfg);
-    report_begin(&rep, out, format, &device, &cfg, NULL, NULL);
+    report_begin(&rep, out, format, (const struct device_info *[]){ &device }, NULL, 1, false, &cfg, NULL, NULL);
     report_size_begin(&rep, rows[0].size);
     for (size_t i = 0; i < n; i++)
         report_row(&rep, &rows[i]);
@@ -220,7 +220,7 @@ START_TEST(test_csv_json_keep_raw_pair)
     ck_assert_msg(strstr(text, ",1668.42,1654.27,3,") != NULL, "%s", text);
     /* No ceilings, no intensity: the roofline's seven columns empty; on the main line, no
        branch; FP32 on the FP32 units. */
-    ck_assert_msg(strstr(text, ",no,,,,,yes,\"\",,,,,,,,,,,\"\",fp32,fp32\n") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, ",no,,,,,yes,\"\",,,,,,,,,,,\"\",fp32,fp32,0,,,,\n") != NULL, "%s", text);
     free(text);
     text = print(FORMAT_JSON, &r, 1);
     ck_assert_msg(strstr(text, "\"kernel_ms_median\": 1668.42, \"wall_ms\": 1654.27, "
@@ -270,8 +270,8 @@ START_TEST(test_tf32_labelled)
     ck_assert_msg(!strstr(text, "Fastest: "), "a TF32 lesson named the fastest: %s", text);
     free(text);
     text = print(FORMAT_CSV, &r, 1);
-    ck_assert_msg(strstr(text, ",branch,precision,units\n") != NULL, "%s", text);
-    ck_assert_msg(strstr(text, ",\"\",tf32,tensor\n") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, ",branch,precision,units,device_index,") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, ",\"\",tf32,tensor,0,") != NULL, "%s", text);
     free(text);
     text = print(FORMAT_JSON, &r, 1);
     ck_assert_msg(strstr(text, "\"precision\": \"tf32\", \"units\": \"tensor\"") != NULL, "%s", text);
