@@ -321,7 +321,7 @@ int commands_compare(const struct options *opts, struct compare *c, struct compa
 /* After a run beside a saved one: the saved rows that were not shown, on stderr. */
 static void compare_notes(const struct compare *c)
 {
-    char rows[600];
+    char rows[1024];
     size_t n = compare_unused(c, rows, sizeof rows);
 
     if (c->other_devices)
@@ -329,8 +329,8 @@ static void compare_notes(const struct compare *c)
                 c->other_devices, c->file, c->device);
     if (n > 0) {
         char *printable = text_printable(rows, false);
-        fprintf(stderr, "clmm-tutor: --compare: %zu row%s of %s match%s no lesson and size of this run, "
-                        "and %s not shown: %s\n", n, n == 1 ? "" : "s", c->file, n == 1 ? "es" : "",
+        fprintf(stderr, "clmm-tutor: --compare: %zu row%s of %s match%s no lesson at a size of this run, "
+                        "and %s not shown (%s)\n", n, n == 1 ? "" : "s", c->file, n == 1 ? "es" : "",
                 n == 1 ? "is" : "are", printable);
         free(printable);
     }

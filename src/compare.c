@@ -123,7 +123,7 @@ static int parse_row(const struct json_value *v, size_t i, const char *name, str
         return -1;
     }
     row->title = xstrdup(title);
-    row->params = xstrdup(params);
+    row->params = json_get(v, "params") ? xstrdup(params) : NULL;
     row->status = xstrdup(status);
     row->used = false;
     return 0;
@@ -231,7 +231,7 @@ struct compare_row *compare_find(struct compare *c, int lesson, struct gemm_size
         struct compare_row *r = &c->rows[i];
         if (r->lesson != lesson || !same_size(r->size, size))
             continue;
-        if (strcmp(r->params, params) == 0) {
+        if (!r->params || strcmp(r->params, params) == 0) {
             first = r;
             break;
         }
@@ -239,10 +239,20 @@ struct compare_row *compare_find(struct compare *c, int lesson, struct gemm_size
             first = r;
     }
     if (same_params)
-        *same_params = first && strcmp(first->params, params) == 0;
+        *same_params = first && (!first->params || strcmp(first->params, params) == 0);
     if (first)
         first->used = true;
     return first;
+}
+
+/* Whether an unused row before i has the same lesson (by_lesson) or the same size. */
+static bool seen_before(const struct compare *c, size_t i, bool by_lesson)
+{
+    for (size_t j = 0; j < i; j++)
+        if (!c->rows[j].used && (by_lesson ? c->rows[j].lesson == c->rows[i].lesson
+                                           : same_size(c->rows[j].size, c->rows[i].size)))
+            return true;
+    return false;
 }
 
 size_t compare_unused(const struct compare *c, char *buf, size_t len)
@@ -251,15 +261,21 @@ size_t compare_unused(const struct compare *c, char *buf, size_t len)
     size_t n = 0;
 
     str_init(&s, buf, len);
-    for (size_t i = 0; i < c->count; i++) {
-        const struct compare_row *r = &c->rows[i];
-        if (r->used)
-            continue;
-        n++;
-        if (r->lesson < 0)
-            str_appendf(&s, ", ", "the reference at %lldx%lldx%lld", r->size.m, r->size.n, r->size.k);
-        else
-            str_appendf(&s, ", ", "lesson %d at %lldx%lldx%lld", r->lesson, r->size.m, r->size.n, r->size.k);
-    }
+    for (size_t i = 0; i < c->count; i++)
+        n += !c->rows[i].used;
+    if (n == 0)
+        return 0;
+    str_appendf(&s, "", "lessons");
+    for (size_t i = 0; i < c->count; i++)
+        if (!c->rows[i].used && !seen_before(c, i, true)) {
+            if (c->rows[i].lesson < 0)
+                str_appendf(&s, " ", "ref");
+            else
+                str_appendf(&s, " ", "%d", c->rows[i].lesson);
+        }
+    str_appendf(&s, "", ", sizes");
+    for (size_t i = 0; i < c->count; i++)
+        if (!c->rows[i].used && !seen_before(c, i, false))
+            str_appendf(&s, " ", "%lldx%lldx%lld", c->rows[i].size.m, c->rows[i].size.n, c->rows[i].size.k);
     return n;
 }

@@ -19,7 +19,8 @@ struct compare_row {
     int lesson;                 /* -1: the reference library, as --bench writes it */
     struct gemm_size size;      /* as asked (m, n, k), not as padded */
     char *title;                /* "" when the file gives none */
-    char *params;               /* "" when none */
+    char *params;               /* "" when none; NULL when the file does not say (any parameters
+                                   match, as the same) */
     char *status;               /* "ok", "refused", ...: as the file says */
     bool ok;                    /* status "ok" with a figure */
     double gflops;              /* its median, when ok */
@@ -50,8 +51,8 @@ void compare_free(struct compare *c);
 struct compare_row *compare_find(struct compare *c, int lesson, struct gemm_size size, const char *params,
                                  bool *same_params);
 
-/* The rows never found: their count, and up to len bytes of "lesson 21 at 4096x4096x4096,
-   ..." into buf. */
+/* The rows never found: their count, and into buf (len bytes) their lessons and sizes, each
+   once: "lessons 0 1 ref, sizes 2048x2048x2048 4096x4096x4096". */
 size_t compare_unused(const struct compare *c, char *buf, size_t len);
 
 #endif

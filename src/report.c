@@ -807,7 +807,8 @@ static void csv_row(struct report *rep, const struct run_result *r)
         if (saved->ok)
             fprintf(out, "%.6g", saved->gflops);
         fputc(',', out);
-        csv_string(out, saved->params);
+        if (saved->params)
+            csv_string(out, saved->params);
     } else {
         fputs(",,,", out);
     }
@@ -851,7 +852,10 @@ static void json_saved(struct report *rep, const struct run_result *r)
     if (saved->ok)
         json_number(rep->out, "gflops_median", saved->gflops);
     fputs(", \"params\": ", rep->out);
-    report_json_string(rep->out, saved->params);
+    if (saved->params)
+        report_json_string(rep->out, saved->params);
+    else
+        fputs("null", rep->out);
     fprintf(rep->out, ", \"same_params\": %s}", same ? "true" : "false");
 }
 

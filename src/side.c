@@ -10,7 +10,7 @@
 #include "text.h"
 #include "xalloc.h"
 
-#define CELL_W 12               /* a column: 11 characters and the space before them */
+#define CELL_W 13               /* a column: 12 characters and the space before them */
 #define TITLE_W 28              /* the lesson's title, as the table of one device has it */
 #define LINE_W 80               /* the notes are wrapped to it */
 
@@ -39,12 +39,15 @@ struct side *side_new(const struct device_info *const *devices, int n, struct co
     return t;
 }
 
-/* text made printable and cut to width columns, right-aligned in them. */
+/* text made printable and cut to width columns (blanks at the cut taken off), right-aligned
+   in them. */
 static void put_right(FILE *out, const char *text, int width)
 {
     char *printable = text_printable(text, false);
     size_t n = str_prefix(printable, (size_t)width);
 
+    while (n > 0 && printable[n - 1] == ' ')
+        n--;
     fprintf(out, "%*s", width - (int)str_columns(printable, n), "");
     fwrite(printable, 1, n, out);
     free(printable);
@@ -68,7 +71,8 @@ void side_begin(const struct side *t, FILE *out)
 {
     char desc[600], line[800];
 
-    fprintf(out, "Devices side by side, each measured and verified on its own:\n");
+    fprintf(out, t->n > 1 ? "Devices side by side, each measured and verified on its own:\n"
+                          : "Device, measured and verified now:\n");
     for (int i = 0; i < t->n; i++) {
         const struct device_info *d = t->devices[i];
         char label[16];
@@ -163,7 +167,7 @@ static void print_saved(struct side *t, FILE *out, const struct side_row *row, s
     else if (saved->ok)
         snprintf(text, sizeof text, "%.1f%s", saved->gflops, same ? "" : "~");
     else
-        snprintf(text, sizeof text, "%.11s", saved->status);
+        snprintf(text, sizeof text, "%.12s", saved->status);
     put_right(out, text, CELL_W);
     *other |= saved && !same;
 }
