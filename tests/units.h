@@ -36,6 +36,7 @@ Suite *inside_suite(void);
 Suite *sources_suite(void);
 Suite *hostcode_suite(void);
 Suite *json_suite(void);
+Suite *compare_suite(void);
 Suite *clblastparams_suite(void);
 Suite *needs_suite(void);
 
