@@ -86,6 +86,9 @@ static long long bar_units(double value, double max, int width, int per_column)
     return units < 1.0 ? 1 : (long long)units;
 }
 
+#define CHART_GHOST_UTF8 0x2591u    /* light shade */
+#define CHART_GHOST_ASCII '-'
+
 int chart_bar(char *buf, size_t len, double value, double max, int width, bool utf8)
 {
     int per_column = utf8 ? 8 : 1;
@@ -103,6 +106,25 @@ int chart_bar(char *buf, size_t len, double value, double max, int width, bool u
     if (units > 0 && units < per_column && put_glyph(&s, LEFT_ONE_EIGHTH + 1 - (unsigned)units))
         columns++;
     return columns;
+}
+
+int chart_ghost_bar(char *buf, size_t len, double value, double max, int width, bool utf8)
+{
+    long long columns = bar_units(value, max, width, 1);
+    int used = 0;
+    struct str s;
+
+    if (len == 0)
+        return 0;
+    str_init(&s, buf, len);
+    while (used < columns && put_glyph(&s, utf8 ? CHART_GHOST_UTF8 : CHART_GHOST_ASCII))
+        used++;
+    return used;
+}
+
+const char *chart_ghost_mark(bool utf8)
+{
+    return utf8 ? "\u2591" : "-";
 }
 
 const char *chart_branch_mark(bool utf8)

@@ -21,6 +21,13 @@ double chart_nice_max(double max);
    UTF-8 column takes 3 bytes, an ASCII one 1, and the NUL 1). */
 int chart_bar(char *buf, size_t len, double value, double max, int width, bool utf8);
 
+/* A ghost bar, a saved run's figure drawn behind a bar (--compare): whole columns of light
+   shade (U+2591), '-' in ASCII, as chart_bar rounds them without UTF-8 (the nearest column,
+   at least one for a value > 0, clipped to width). Returns the columns used. */
+int chart_ghost_bar(char *buf, size_t len, double value, double max, int width, bool utf8);
+/* Its glyph, for the legend. */
+const char *chart_ghost_mark(bool utf8);
+
 /* A log scale for bars of values from min to max (both > 0): *lo the power of ten at or
    below min, *hi the power of ten at or above max, and *hi at least 10 times *lo, so that a
    ladder spanning five decades draws every bar with a length that says its decade. min or

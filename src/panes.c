@@ -1235,6 +1235,23 @@ int panes_gflops_rows(const struct screen_model *m)
     return 2 + 1 + 1 + 3 + 1 + (int)collect_bars(m, bars) + 1;
 }
 
+/* A chart this wide shows each ghost's figure beside its bar; a narrower one gives the
+   columns to the bars. */
+#define GHOST_FIGURES_W 56
+
+/* The saved run's figure of a bar at this size (--compare), 0 when it has none: a ghost
+   bar behind the bar, on the GFLOPS scales (not the speed-up one, which is this run's). */
+static double ghost_of(const struct screen_model *m, const struct bar *b, enum bar_scale mode)
+{
+    const struct compare_row *r;
+
+    if (!m->compare || mode == BARS_SPEEDUP)
+        return 0.0;
+    r = compare_find(m->compare, b->index == RESULTS_REFERENCE ? -1 : m->lessons->items[b->index].number,
+                     m->view->size, b->fig->params, NULL);
+    return r && r->ok ? r->gflops : 0.0;
+}
+
 static void draw_bars(const struct rect *in, int row, struct screen_model *m)
 {
     const struct session_view *v = m->view;
@@ -1243,7 +1260,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
     double fastest = 0.0, least = 0.0, lo = 0.0, hi = 0.0, scale = 0.0, unit = 1.0;
     size_t n = collect_bars(m, bars), shown;
     const struct summary *best = NULL;
-    bool any_tuned = false, any_partial = false, any_changed = false, any_stale = false;
+    bool any_tuned = false, any_partial = false, any_changed = false, any_stale = false, any_ghost = false;
     const char *branch = NULL;  /* the side branch of a bar shown, for the legend */
     enum bar_scale mode = m->bar_scale;
     char size[64], heading[160];
@@ -1262,6 +1279,10 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
                 best = bars[i].fig;
             }
             least = least == 0.0 || x < least ? x : least;
+            /* The ghosts on the same scale. */
+            x = ghost_of(m, &bars[i], mode);
+            fastest = x > fastest ? x : fastest;
+            least = x > 0.0 && x < least ? x : least;
         }
     if (mode == BARS_LINEAR)
         scale = chart_nice_max(fastest);
@@ -1290,8 +1311,12 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         if (shows_speed(bars[i].fig)) {
             char value[48], spread[32];
             format_bar_value(bars[i].fig, mode, unit, value, sizeof value, spread, sizeof spread);
-            /* the value, a space, the spread, and room for " ★" */
+            /* the value, a space, the spread, and room for " ★"; a ghost's figure after them */
             int need = (int)(str_columns(value, strlen(value)) + str_columns(spread, strlen(spread))) + 3;
+            if (ghost_of(m, &bars[i], mode) > 0.0 && in->w >= GHOST_FIGURES_W) {
+                chart_format_value(ghost_of(m, &bars[i], mode), value, sizeof value);
+                need += 2 + (int)strlen(value);
+            }
             value_w = need > value_w ? need : value_w;
         }
     chart_bar_widths(in->w, value_w, &label_w, &bar_w);
@@ -1330,16 +1355,34 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
             int role = b->index == RESULTS_REFERENCE || m->lessons->items[b->index].engine == ENGINE_HOST
                            ? ROLE_BAR_REFERENCE : current ? ROLE_BAR_CURRENT
                            : m->lessons->items[b->index].branch ? ROLE_DIM : ROLE_BAR;
-            int used = mode == BARS_LINEAR ? chart_bar(bar, sizeof bar, x_value, scale, bar_w, crt_utf8())
-                                           : chart_bar(bar, sizeof bar, chart_log_fraction(x_value, lo, hi), 1.0,
-                                                       bar_w, crt_utf8());
+            double ghost = ghost_of(m, b, mode);
+            int used, ghost_used = 0;
+            if (ghost > 0.0) {
+                /* The saved run's bar behind this one, as long as its figure. */
+                ghost_used = mode == BARS_LINEAR ? chart_ghost_bar(bar, sizeof bar, ghost, scale, bar_w, crt_utf8())
+                                                 : chart_ghost_bar(bar, sizeof bar, chart_log_fraction(ghost, lo, hi),
+                                                                   1.0, bar_w, crt_utf8());
+                puts_at(y, x, bar_w, bar, crt_attr(ROLE_DIM));
+                any_ghost = true;
+            }
+            used = mode == BARS_LINEAR ? chart_bar(bar, sizeof bar, x_value, scale, bar_w, crt_utf8())
+                                       : chart_bar(bar, sizeof bar, chart_log_fraction(x_value, lo, hi), 1.0,
+                                                   bar_w, crt_utf8());
             puts_at(y, x, bar_w, bar, crt_attr(role));
+            used = used > ghost_used ? used : ghost_used;
             format_bar_value(f, mode, unit, value, sizeof value, spread, sizeof spread);
             x += used + 1;
             x += printf_at(y, x, in->x + in->w - x, 0, "%s", value);
             x += printf_at(y, x, in->x + in->w - x, crt_attr(ROLE_DIM), " %s", spread);
             if (f == best)
                 puts_at(y, x + 1, 1, crt_utf8() ? "\u2605" : "*", crt_attr(ROLE_BEST));
+            if (ghost > 0.0) {
+                char saved[32];
+                chart_format_value(ghost, saved, sizeof saved);
+                if (in->w >= GHOST_FIGURES_W && x + 3 + (int)strlen(saved) + 1 <= in->x + in->w)
+                    printf_at(y, x + 3, in->x + in->w - x - 3, crt_attr(ROLE_DIM), "%s%s", chart_ghost_mark(crt_utf8()),
+                              saved);
+            }
         }
     }
     {
@@ -1347,7 +1390,8 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
            way first, then the marks that explain themselves best. */
         const char *star = crt_utf8() ? "\u2605" : "*";
         char legend[512], best_text[64], fastest_short[32], branch_full[128], branch_short[64], more[64];
-        struct chart_item items[8];
+        char ghost_full[160], ghost_short[64];
+        struct chart_item items[9];
         size_t k = 0;
         snprintf(best_text, sizeof best_text, "%s fastest%s", star,
                  best && best->partial ? " (tuned, partial search)" : best && best->tuned ? " (tuned)" : "");
@@ -1360,6 +1404,12 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
             items[k++] = (struct chart_item){ "P tuned, partial search", "P partial", 3 };
         if (any_changed)
             items[k++] = (struct chart_item){ "~ changed (t, --param)", "~ changed", 3 };
+        if (any_ghost) {
+            /* The saved run's device, named as far as the line allows. */
+            snprintf(ghost_full, sizeof ghost_full, "%s saved: %s", chart_ghost_mark(crt_utf8()), m->compare->device);
+            snprintf(ghost_short, sizeof ghost_short, "%s %.11s", chart_ghost_mark(crt_utf8()), m->compare->device);
+            items[k++] = (struct chart_item){ ghost_full, ghost_short, 0 };
+        }
         if (branch) {
             chart_branch_legend(branch_full, sizeof branch_full, branch, crt_utf8());
             snprintf(branch_short, sizeof branch_short, "%s side branch", chart_branch_mark(crt_utf8()));

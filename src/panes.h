@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "check.h"
+#include "compare.h"
 #include "diff.h"
 #include "exercise.h"
 #include "layout.h"
@@ -85,6 +86,7 @@ struct screen_model {
     bool diff_code_only;        /* the diff leaves out lines of comments and blank lines */
     unsigned mode;              /* KEYS_LESSONS, or KEYS_EXERCISE with exercise set */
     const struct exercise_model *exercise;
+    struct compare *compare;    /* --compare: a saved run, drawn as ghost bars; NULL: none */
 };
 
 void panes_draw_title(const struct rect *r, const struct screen_model *m);

@@ -944,6 +944,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
     struct session_config cfg;
     struct tutor_state st;
     struct clblast_params *clblast;
+    struct compare *saved_run, *saved;     /* --compare: its ghost bars */
     char path[4096];
     FILE *trace_file;
     int status;
@@ -958,8 +959,11 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
     /* CLBlast's tuned parameters, read before the screen opens: a file that cannot be used
        is said on the terminal as it is. */
     clblast = xcalloc(1, sizeof *clblast);
-    if ((status = commands_clblast_params(opts, clblast, &cfg.clblast)) != EXIT_OK) {
+    saved_run = xcalloc(1, sizeof *saved_run);
+    if ((status = commands_clblast_params(opts, clblast, &cfg.clblast)) != EXIT_OK ||
+        (status = commands_compare(opts, saved_run, &saved)) != EXIT_OK) {
         free(clblast);
+        free(saved_run);
         return status;
     }
     memset(&t, 0, sizeof t);
@@ -975,6 +979,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
         t.progress_file[0] = '\0';
     t.view = xcalloc(1, sizeof *t.view);
     t.model.lessons = lessons;
+    t.model.compare = saved;
     t.model.keys = bindings;
     t.model.nkeys = sizeof bindings / sizeof bindings[0];
     t.model.mode = KEYS_LESSONS;
@@ -1049,5 +1054,8 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
         _exit(status);
     }
     free(clblast);
+    if (saved)
+        compare_free(saved);
+    free(saved_run);
     return status;
 }
