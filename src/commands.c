@@ -325,8 +325,9 @@ static void compare_notes(const struct compare *c)
     size_t n = compare_unused(c, rows, sizeof rows);
 
     if (c->other_devices)
-        fprintf(stderr, "clmm-tutor: --compare: %zu rows of %s are of other devices than %s, and are left out\n",
-                c->other_devices, c->file, c->device);
+        fprintf(stderr, "clmm-tutor: --compare: %zu row%s of %s %s of another device than %s, and %s left out\n",
+                c->other_devices, c->other_devices == 1 ? "" : "s", c->file, c->other_devices == 1 ? "is" : "are",
+                c->device, c->other_devices == 1 ? "is" : "are");
     if (n > 0) {
         char *printable = text_printable(rows, false);
         fprintf(stderr, "clmm-tutor: --compare: %zu row%s of %s match%s no lesson at a size of this run, "

@@ -678,5 +678,21 @@ unset EDITOR
 export XDG_STATE_HOME="$tmp/state"
 # ---- end of: exercises ----
 
+# ---- a saved run beside the bars (--compare) ----
+start 80 24 --size 64 --lesson 5 --reps 1 --compare "$top_srcdir/tests/compare/saved-64.json" $device
+check "the legend names the saved run's device" "(░|-) saved: Saved test device"
+check "a ghost bar behind lesson 5's bar" " 5 Tiles in.*(░|-)+ [0-9.]+ "
+keys q
+check_restored "q with a saved run" 0
+printf '{"device": {"name": "D"}, "results": [{"lesson": 1, "m": "64"}]}' >"$tmp/hostile.json"
+start 80 24 --size 64 --compare "$tmp/hostile.json" $device
+check_restored "a malformed saved run is refused before the screen" 3
+if grep -q "results\[0\]: \"m\" is a string, not an integer" "$tmp/stderr"; then
+    ok "a malformed saved run: the file and the value named"
+else
+    not_ok "a malformed saved run: the file and the value named"
+fi
+# ---- end of: a saved run ----
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -431,11 +431,29 @@ START_TEST(test_chart_shorten_words)
 }
 END_TEST
 
+/* A saved run's ghost bar: whole columns of light shade, '-' in ASCII, at least one. */
+START_TEST(test_ghost_bar)
+{
+    char buf[64];
+
+    ck_assert_int_eq(chart_ghost_bar(buf, sizeof buf, 5.0, 10.0, 8, false), 4);
+    ck_assert_str_eq(buf, "----");
+    ck_assert_int_eq(chart_ghost_bar(buf, sizeof buf, 0.01, 10.0, 8, true), 1);
+    ck_assert_str_eq(buf, "\u2591");
+    ck_assert_int_eq(chart_ghost_bar(buf, sizeof buf, 99.0, 10.0, 3, true), 3);
+    ck_assert_str_eq(buf, "\u2591\u2591\u2591");
+    ck_assert_int_eq(chart_ghost_bar(buf, sizeof buf, 0.0, 10.0, 8, true), 0);
+    ck_assert_str_eq(buf, "");
+    ck_assert_str_eq(chart_ghost_mark(false), "-");
+}
+END_TEST
+
 Suite *chart_suite(void)
 {
     Suite *s = suite_create("chart");
     TCase *tc = tcase_create("chart");
 
+    tcase_add_test(tc, test_ghost_bar);
     tcase_add_test(tc, test_chart_nice_max);
     tcase_add_test(tc, test_chart_bar_eighths);
     tcase_add_test(tc, test_chart_bar_minimum);
