@@ -482,7 +482,7 @@ static void json_clblast(FILE *out, const struct clblast_params *cp)
 /* A device as the JSON's "device" and "devices" say it, its ceilings with it. */
 static void json_device(FILE *out, const struct device_info *device, const struct ceilings *c)
 {
-    fprintf(out, "{\"index\": %d, \"name\": ", device->index);
+    fputs("{\"name\": ", out);
     report_json_string(out, device->name);
     fputs(", \"platform\": ", out);
     report_json_string(out, device->platform_name);
@@ -490,7 +490,7 @@ static void json_device(FILE *out, const struct device_info *device, const struc
             device_type_name(device->type), device->compute_units, device->clock_mhz);
     report_json_string(out, device->driver);
     json_ceilings(out, c);
-    fputc('}', out);
+    fprintf(out, ", \"index\": %d}", device->index);
 }
 
 /* "compare": the saved run set beside this one, or nothing when there is none. */

@@ -260,9 +260,10 @@ else
     expect "--bench leaves the main line unmarked" 0 '^  5  Tiles in local memory' \
         "$tutor" --bench --lesson 5 --size 32 --reps 2 --no-reference
     grep -q 'side branch' "$tmp/out" && not_ok "--bench names no side branch for lesson 5"
-    expect "csv: the branch column" 0 ',"row per work-item",fp32,fp32$' \
+    expect "csv: the branch column" 0 ',"row per work-item",fp32,fp32,[0-9]+,,,,$' \
         "$tutor" --bench --lesson 4 --size 32 --reps 2 --no-reference --format csv
-    head -1 "$tmp/out" | grep -q ',branch,precision,units$' || not_ok "csv: the header ends with branch, then precision and units"
+    head -1 "$tmp/out" | grep -q ',branch,precision,units,device_index,compare_device,compare_status,compare_gflops_median,compare_params$' ||
+        not_ok "csv: the header ends with branch, then precision and units, then the device and the saved run"
     "$tutor" --bench --lesson 2 --size 32 --reps 2 --format json >"$tmp/branch.json" 2>"$tmp/err"
     json_has "$tmp/branch.json" 'd["results"][0]["branch"] == "row per work-item" and d["results"][1]["branch"] is None' &&
         ok "json: a lesson's branch, null for the reference" || not_ok "json: a lesson's branch, null for the reference"
@@ -650,7 +651,7 @@ if "$tutor" --devices >/dev/null 2>&1; then
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 0 --size 64 --reps 3 --no-reference
     expect "--bench csv: the roofline's columns" 0 'pct_peak,intensity,bound_gflops,pct_bound,bound_by' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format csv
-    tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+,"",fp32,fp32$' &&
+    tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+,"",fp32,fp32,[0-9]+,,,,$' &&
         ok "--bench csv row: share of peak, intensity, bound" || not_ok "--bench csv row against the ceilings"
     expect "--bench json: ceilings and the row's figures" 0 '"pct_peak": ' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format json
@@ -730,9 +731,9 @@ if "$tutor" --devices >/dev/null 2>&1; then
     grep -q '^Fastest in TF32 (not FP32 results): lesson 70 at [0-9.]* TF32 GFLOPS$' "$tmp/out" && ! grep -q '^Fastest: ' "$tmp/out" ||
         not_ok "the fastest TF32 lesson is named apart, its speed labelled TF32"
     expect "csv: a tf32 lesson verified, its precision in the last columns" 0 \
-        ',70,"TF32 inputs, declared tf32",.*,ok,.*,"",tf32,fp32$' \
+        ',70,"TF32 inputs, declared tf32",.*,ok,.*,"",tf32,fp32,[0-9]+,,,,$' \
         "$tutor" --bench --lessons "$precision" --lesson 70 --size 64x48x200 --reps 2 --no-reference --format csv
-    head -1 "$tmp/out" | grep -q ',bandwidth_gbps,branch,precision,units$' || not_ok "csv header ends with precision,units"
+    head -1 "$tmp/out" | grep -q ',bandwidth_gbps,branch,precision,units,device_index,' || not_ok "csv header: precision,units"
     "$tutor" --bench --lessons "$precision" --lesson 70 --size 64x48x200 --reps 2 --no-reference --format json >"$tmp/tf32.json" 2>"$tmp/err"
     json_has "$tmp/tf32.json" 'd["results"][0]["precision"] == "tf32" and d["results"][0]["units"] == "fp32" and d["results"][0]["status"] == "ok"' &&
         ok "json: a tf32 lesson verified, its precision and units" || not_ok "json: a tf32 lesson verified, its precision and units"
