@@ -27,6 +27,7 @@
 #include "ocl.h"
 #include "params.h"
 #include "reference.h"
+#include "runner_clblast.h"
 #include "str.h"
 #include "text.h"
 #include "tune.h"
@@ -264,7 +265,7 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
     if (tuned) {
         struct error e;
         error_init(&e);
-        if (reference_apply(cl, tuned, &e) < 0) {
+        if (clblast_apply(cl, tuned, &e) < 0) {
             free(cp);
             return commands_fail(EXIT_ENVIRONMENT, &e);
         }
@@ -305,11 +306,12 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
                 status = EXIT_RUN_FAILED;
             run_result_free(&r);
         }
-        if (ready && !opts->no_reference) {
+        for (size_t k = 0; ready && !opts->no_reference && k < reference_count(); k++) {
+            struct reference_settings rs = { tuned };
             struct run_result r;
             run_result_init(&r);
-            if (reference_measure(&w, tuned, &opts->measure, &r))
-                report_row(&rep, &r);
+            reference_measure(reference_at(k), &w, &rs, &opts->measure, &r);
+            report_row(&rep, &r);
             run_result_free(&r);
         }
         if (ready)
