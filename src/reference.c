@@ -2,12 +2,16 @@
    runner in a file of its own. */
 #include "reference.h"
 
+#include "runner_cblas.h"
 #include "runner_clblast.h"
 #include "str.h"
 
 static const struct reference_kind *const kinds[] = {
 #ifdef HAVE_CLBLAST
     &reference_clblast,
+#endif
+#ifdef HAVE_CBLAS
+    &reference_cblas,
 #endif
     NULL,                       /* a table without a row is not empty */
 };
