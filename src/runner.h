@@ -3,6 +3,7 @@
      runner_host.c     the host lesson: lesson 0's loop on one core of the CPU
      runner_opencl.c   a lesson's kernels on the OpenCL device
      runner_clblast.c  CLBlast's SGEMM on the device, a reference row
+     runner_cblas.c    the CPU's BLAS (OpenBLAS) on the host, a reference row
    A lesson's runner is the one of its engine (runner_for_engine, in runner.c); the reference
    rows are listed in reference.c. Adding a kind of runner: its file, and its line in one of
    those tables. */
