@@ -8,6 +8,7 @@
 
 #include "files.h"
 #include "needs.h"
+#include "runner_opencl.h"
 #include "str.h"
 #include "xalloc.h"
 

@@ -27,6 +27,7 @@
 #include "ocl.h"
 #include "params.h"
 #include "reference.h"
+#include "runner_clblast.h"
 #include "str.h"
 #include "text.h"
 #include "tune.h"
@@ -288,11 +289,12 @@ static int bench_device(const struct options *opts, const struct lesson_set *set
                 status = EXIT_RUN_FAILED;
             run_result_free(&r);
         }
-        if (ready && !opts->no_reference) {
+        for (size_t k = 0; ready && !opts->no_reference && k < reference_count(); k++) {
+            struct reference_settings rs = { tuned };
             struct run_result r;
             run_result_init(&r);
-            if (reference_measure(&w, tuned, &opts->measure, &r))
-                report_row(rep, &r);
+            reference_measure(reference_at(k), &w, &rs, &opts->measure, &r);
+            report_row(rep, &r);
             run_result_free(&r);
         }
         if (ready)
@@ -359,7 +361,7 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
     for (size_t d = 0; d < n && tuned; d++) {
         struct error e;
         error_init(&e);
-        if (reference_apply(&cls[d], tuned, &e) < 0) {
+        if (clblast_apply(&cls[d], tuned, &e) < 0) {
             free(cp);
             if (saved)
                 compare_free(saved);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "measure.h"
+#include "runner_opencl.h"
 #include "text.h"
 #include "xalloc.h"
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "measure.h"
+#include "runner_opencl.h"
 #include "str.h"
 #include "text.h"
 #include "xalloc.h"

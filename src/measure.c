@@ -1,4 +1,5 @@
-/* measure.c: the measuring and verifying runner.
+/* measure.c: the measurement common to every runner (runner.h): the workspace, the
+   estimate, the verification and the timing.
 
    For every lesson and size: refuse what cannot run (limits, memory, an estimated launch
    time above the limit), launch once and verify the result, then time repeated launches
@@ -13,9 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "hostgemm.h"
 #include "needs.h"
 #include "roofline.h"
+#include "runner.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -423,7 +424,7 @@ static enum prepare_result estimate_by_size(struct runner *rn, const struct meas
             error_clear(&probe_error);
             return FAILED;
         }
-        pr = rn->prepare(rn, probe, &probe_error);
+        pr = rn->ops->prepare(rn, probe, &probe_error);
         if (pr == REFUSED)
             break;
         if (pr == FAILED) {
@@ -433,9 +434,9 @@ static enum prepare_result estimate_by_size(struct runner *rn, const struct meas
         }
         progress(cfg, MEASURE_PROBING, ++n, 0, timed_t, 0.0);
         /* The first launch may pay for one-time work; the second is the one to trust. */
-        rc = rn->launch(rn, &t, &r->error);
+        rc = rn->ops->launch(rn, &t, &r->error);
         if (rc == 0)
-            rc = rn->launch(rn, &t, &r->error);
+            rc = rn->ops->launch(rn, &t, &r->error);
         if (rc < 0) {
             error_clear(&probe_error);
             return rc == LAUNCH_REFUSED ? REFUSED : FAILED;
@@ -467,7 +468,7 @@ static enum prepare_result estimate_by_part(struct runner *rn, const struct meas
     char from[160];
     enum prepare_result pr;
 
-    if (rn->groups(rn, groups, &dims, &resident, &unit))
+    if (rn->ops->groups(rn, groups, &dims, &resident, &unit))
         for (int step = 0; measure_probe_shape(groups, dims, resident, step, &shape); step++) {
             int rc;
             if (cancelled(cfg, r))
@@ -475,9 +476,9 @@ static enum prepare_result estimate_by_part(struct runner *rn, const struct meas
             progress(cfg, MEASURE_PROBING, step + 1, 0, timed_t, 0.0);
             /* The first launch may pay for one-time work (POCL compiles the kernel for its
                work-group size then); the probes after it run the same kernel warm. */
-            rc = rn->launch_part(rn, shape.dim, shape.groups, &t, &r->error);
+            rc = rn->ops->launch_part(rn, shape.dim, shape.groups, &t, &r->error);
             if (rc == 0 && step == 0)
-                rc = rn->launch_part(rn, shape.dim, shape.groups, &t, &r->error);
+                rc = rn->ops->launch_part(rn, shape.dim, shape.groups, &t, &r->error);
             if (rc < 0)
                 return rc == LAUNCH_REFUSED ? REFUSED : FAILED;
             timed = shape;
@@ -488,7 +489,7 @@ static enum prepare_result estimate_by_part(struct runner *rn, const struct meas
     if (timed.groups == 0) {
         pr = estimate_by_size(rn, cfg, r);
         if (pr == PREPARED && !cancelled(cfg, r))
-            pr = rn->prepare(rn, rn->w->size, &r->error);
+            pr = rn->ops->prepare(rn, rn->w->size, &r->error);
         return r->cancelled ? FAILED : pr;
     }
     r->estimate_s = timed_t * timed.scale;
@@ -546,7 +547,7 @@ static int check_again(struct runner *rn, uint64_t verified, struct run_result *
 {
     struct workspace *w = rn->w;
 
-    if (rn->fetch(rn, &r->error) < 0) {
+    if (rn->ops->fetch(rn, &r->error) < 0) {
         r->status = RUN_ERROR;
         return -1;
     }
@@ -567,7 +568,7 @@ static int check_again(struct runner *rn, uint64_t verified, struct run_result *
 static int launch_timed(struct runner *rn, double *seconds, double *wall, struct error *e)
 {
     double start = now_seconds();
-    int rc = rn->launch(rn, seconds, e);
+    int rc = rn->ops->launch(rn, seconds, e);
 
     *wall = (now_seconds() - start) / calls_per_launch(rn);
     return rc;
@@ -588,13 +589,13 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
     r->limit_s = cfg->launch_limit_s;
     /* Without partial launches the probes are smaller sizes, before the asked one is prepared;
        with them, the probes are parts of the asked one. */
-    if (want_estimate && !(rn->groups && rn->launch_part))
+    if (want_estimate && !(rn->ops->groups && rn->ops->launch_part))
         pr = estimate_by_size(rn, cfg, r);
     if (pr == PREPARED && !cancelled(cfg, r)) {
         progress(cfg, MEASURE_BUILDING, 0, 0, 0.0, 0.0);
-        pr = rn->prepare(rn, w->size, &r->error);
+        pr = rn->ops->prepare(rn, w->size, &r->error);
     }
-    if (pr == PREPARED && want_estimate && rn->groups && rn->launch_part && !r->cancelled)
+    if (pr == PREPARED && want_estimate && rn->ops->groups && rn->ops->launch_part && !r->cancelled)
         pr = estimate_by_part(rn, cfg, r);
     if (r->cancelled)
         return;
@@ -605,7 +606,7 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
     /* The first launch warms up and gives the result to verify. */
     progress(cfg, MEASURE_WARMUP, 1, 1, r->estimate_s, r->estimate_s);
     rc = launch_timed(rn, &t, &wall, &r->error);
-    if (rc < 0 || rn->fetch(rn, &r->error) < 0) {
+    if (rc < 0 || rn->ops->fetch(rn, &r->error) < 0) {
         r->status = rc == LAUNCH_REFUSED ? RUN_REFUSED : RUN_ERROR;
         return;
     }
@@ -639,7 +640,7 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
     /* An independent look at the same kernel: wall clock over a batch of launches. */
     if (cfg->check_timing) {
         double per_launch;
-        if (rn->batch(rn, r->reps, &per_launch, &r->error) < 0)
+        if (rn->ops->batch(rn, r->reps, &per_launch, &r->error) < 0)
             goto done;
         r->batch_gflops = per_launch > 0.0 ? flops / per_launch * 1e-9 : 0.0;
         r->batch_count = r->reps * calls_per_launch(rn);
@@ -660,82 +661,7 @@ done:
     free(walls);
 }
 
-/* ---- lessons ---- */
-
-struct lesson_runner {
-    struct runner base;
-    const struct lesson *lesson;
-    const struct param_set *params;
-    const char *source;         /* NULL: the lesson's kernel file */
-    struct gemm_size size;      /* of the prepared launch */
-    struct geometry g;
-    struct matrix_layout a, b, c;
-    struct lesson_kernels k;    /* k.count 0: not built yet */
-    size_t kernel_max_group[LESSON_MAX_LAUNCHES];   /* CL_KERNEL_WORK_GROUP_SIZE of each */
-};
-
-static enum prepare_result host_prepare(struct runner *self, struct gemm_size s, struct error *e)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-
-    lr->size = s;
-    return geometry_compute(lr->lesson, lr->params, s, &lr->g, e) < 0 ? REFUSED : PREPARED;
-}
-
-static int host_launch(struct runner *self, double *seconds, struct error *e)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-    double start = now_seconds();
-
-    (void)e;
-    hostgemm_float(self->w->A, self->w->B, self->w->C, lr->size.m, lr->size.n, lr->size.k);
-    *seconds = now_seconds() - start;
-    return 0;
-}
-
-/* The host loop's "work-groups" are the rows of C: one core computes them one after the
-   other, each reading all of B, as in the whole product. */
-static bool host_groups(struct runner *self, size_t *groups, size_t *dims, size_t *resident,
-                        const char **unit)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-
-    groups[0] = (size_t)lr->size.m;
-    *dims = 1;
-    *resident = 1;
-    *unit = "rows";
-    return true;
-}
-
-static int host_launch_part(struct runner *self, size_t dim, size_t groups, double *seconds,
-                            struct error *e)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-    double start = now_seconds();
-
-    (void)dim;
-    (void)e;
-    hostgemm_float(self->w->A, self->w->B, self->w->C, (long long)groups, lr->size.n, lr->size.k);
-    *seconds = now_seconds() - start;
-    return 0;
-}
-
-static int host_batch(struct runner *self, int count, double *seconds, struct error *e)
-{
-    double start = now_seconds(), ignored;
-
-    for (int i = 0; i < count; i++)
-        host_launch(self, &ignored, e);
-    *seconds = (now_seconds() - start) / count;
-    return 0;
-}
-
-static int host_fetch(struct runner *self, struct error *e)
-{
-    (void)self;
-    (void)e;
-    return 0;   /* the host computed straight into w->C */
-}
+/* ---- lessons, each by the runner of its engine (runner.h) ---- */
 
 /* The lesson, its parameters and the size: what a result is about. */
 static void describe(struct run_result *r, const struct lesson *l, const struct param_set *ps)
@@ -757,481 +683,6 @@ void measure_refused(const struct lesson *l, const struct param_set *ps, struct 
     error_set(&r->error, "%s", why->msg);
 }
 
-int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *given,
-                  struct lesson_kernels *k, struct error *e)
-{
-    return measure_build_extra(cl, l, ps, given, NULL, k, e);
-}
-
-void measure_kernels_release(struct lesson_kernels *k)
-{
-    for (size_t i = 0; i < k->count; i++)
-        clReleaseKernel(k->kernel[i]);
-    if (k->program)
-        clReleaseProgram(k->program);
-    memset(k, 0, sizeof *k);
-}
-
-int measure_options(const struct lesson *l, const struct param_set *ps, const char *extra, char *buf,
-                    size_t len, struct error *e)
-{
-    struct str s;
-
-    str_init(&s, buf, len);
-    if (l->options)
-        str_appendf(&s, " ", "%s", l->options);
-    for (size_t i = 0; i < l->nparams; i++)
-        str_appendf(&s, " ", "-D%s=%lld", l->params[i].name, ps->values[i]);
-    if (extra)
-        str_appendf(&s, " ", "%s", extra);
-    if (s.truncated) {
-        error_set(e, "the compiler options of lesson %d are longer than %zu characters", l->number, len - 1);
-        return -1;
-    }
-    return 0;
-}
-
-int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *given,
-                        const char *extra, struct lesson_kernels *k, struct error *e)
-{
-    char options[MEASURE_OPTIONS_MAX];
-    char *source = NULL;
-    int rc;
-
-    memset(k, 0, sizeof *k);
-    /* A kernel written for one device (inline PTX) may not even compile on another: not tried,
-       whoever builds it. */
-    if (lesson_device_check(l, cl->device, e) < 0)
-        return -1;
-    if (measure_options(l, ps, extra, options, sizeof options, e) < 0)
-        return -1;
-    if (!given && !(given = source = lesson_kernel_source(l, e)))
-        return -1;
-    rc = ocl_build(cl, given, options, l->launch[0].entry, &k->program, &k->kernel[0], e);
-    free(source);
-    if (rc == 0)
-        k->count = 1;
-    /* The further launches' kernels, from the same program. */
-    while (rc == 0 && k->count < l->nlaunches) {
-        rc = ocl_kernel(k->program, l->launch[k->count].entry, &k->kernel[k->count], e);
-        if (rc == 0)
-            k->count++;
-        else
-            measure_kernels_release(k);
-    }
-    if (rc < 0)
-        error_prefix(e, "%s", l->kernel_file);
-    return rc;
-}
-
-
-/* Device limits of launch i: known from the geometry and, after the build, from its kernel. */
-static enum prepare_result check_launch_limits(struct lesson_runner *lr, size_t i, struct error *e)
-{
-    const struct device_info *d = lr->base.w->cl->device;
-    const struct launch_geometry *g = &lr->g.launch[i];
-    size_t kernel_max = 0;
-    cl_ulong kernel_local = 0;
-    char which[96];
-    cl_int rc;
-
-    lesson_launch_which(lr->lesson, i, which, sizeof which);
-    rc = clGetKernelWorkGroupInfo(lr->k.kernel[i], d->id, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max,
-                                  &kernel_max, NULL);
-    if (rc == CL_SUCCESS)
-        rc = clGetKernelWorkGroupInfo(lr->k.kernel[i], d->id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
-                                      &kernel_local, NULL);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clGetKernelWorkGroupInfo", rc);
-        return FAILED;
-    }
-    /* Some drivers report a conservative CL_KERNEL_WORK_GROUP_SIZE (NVIDIA's says 256 for
-       kernels that run with 1024): a larger group is tried, and only refused if the launch
-       fails (see device_enqueue). */
-    lr->kernel_max_group[i] = kernel_max;
-    /* CL_KERNEL_LOCAL_MEM_SIZE counts the __local arrays of the kernel and, on most
-       implementations, the local arguments already set; take the larger reading. */
-    if ((cl_ulong)g->local_bytes > kernel_local)
-        kernel_local = g->local_bytes;
-    if (kernel_local > d->local_mem) {
-        error_set(e, "the kernel%s needs %lu bytes of local memory per work-group; the device has %lu", which,
-                  (unsigned long)kernel_local, (unsigned long)d->local_mem);
-        return REFUSED;
-    }
-    if (!g->has_local)
-        return PREPARED;
-    for (size_t dim = 0; dim < g->dims; dim++)
-        if (g->local[dim] > d->max_item_sizes[dim]) {
-            error_set(e, "a work-group%s of %zu work-items in dimension %zu exceeds the device's %zu", which,
-                      g->local[dim], dim, d->max_item_sizes[dim]);
-            return REFUSED;
-        }
-    if (g->group_items > d->max_group) {
-        error_set(e, "a work-group%s of %zu work-items exceeds the device's maximum of %zu", which,
-                  g->group_items, d->max_group);
-        return REFUSED;
-    }
-    return PREPARED;
-}
-
-static enum prepare_result check_limits(struct lesson_runner *lr, struct error *e)
-{
-    enum prepare_result pr = PREPARED;
-
-    for (size_t i = 0; i < lr->g.nlaunches && pr == PREPARED; i++)
-        if (!lr->g.launch[i].skipped)
-            pr = check_launch_limits(lr, i, e);
-    return pr;
-}
-
-/* The arguments of every launch that runs at this size. */
-static int set_args(struct lesson_runner *lr, struct error *e)
-{
-    struct workspace *w = lr->base.w;
-
-    for (size_t k = 0; k < lr->g.nlaunches; k++) {
-        const struct lesson_launch *launch = &lr->lesson->launch[k];
-        const struct launch_geometry *g = &lr->g.launch[k];
-        cl_kernel kernel = lr->k.kernel[k];
-        if (g->skipped)
-            continue;
-        for (size_t i = 0; i < launch->nargs; i++) {
-            const struct lesson_arg *a = &launch->args[i];
-            cl_int rc, value = 0;
-            switch (a->kind) {
-            case ARG_M: value = (cl_int)lr->g.run.m; break;
-            case ARG_N: value = (cl_int)lr->g.run.n; break;
-            case ARG_K: value = (cl_int)lr->g.run.k; break;
-            case ARG_INT: value = (cl_int)g->arg_values[i]; break;
-            default: break;
-            }
-            if (a->kind == ARG_A || a->kind == ARG_B || a->kind == ARG_C || a->kind == ARG_W) {
-                cl_mem *m = a->kind == ARG_A ? &w->dA : a->kind == ARG_B ? &w->dB : a->kind == ARG_C ? &w->dC
-                                                                                                      : &w->dW;
-                rc = clSetKernelArg(kernel, (cl_uint)i, sizeof(cl_mem), m);
-            } else if (a->kind == ARG_LOCAL) {
-                rc = clSetKernelArg(kernel, (cl_uint)i, (size_t)g->arg_values[i] * sizeof(float), NULL);
-            } else {
-                rc = clSetKernelArg(kernel, (cl_uint)i, sizeof value, &value);
-            }
-            if (rc != CL_SUCCESS) {
-                clerror_set(e, "clSetKernelArg", rc);
-                error_prefix(e, "argument %zu of %s", i + 1, launch->entry);
-                return -1;
-            }
-        }
-    }
-    return 0;
-}
-
-/* The first bytes of the scratch buffer filled with a 4-byte pattern, waited for; what names
-   the part in an error. */
-static int fill_scratch(struct workspace *w, const void *pattern, size_t bytes, const char *what, struct error *e)
-{
-    cl_int rc = clEnqueueFillBuffer(w->cl->queue, w->dW, pattern, 4, 0, bytes, 0, NULL, NULL);
-
-    if (rc == CL_SUCCESS)
-        rc = clFinish(w->cl->queue);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clEnqueueFillBuffer", rc);
-        error_prefix(e, "%s", what);
-        return -1;
-    }
-    return 0;
-}
-
-/* The first floats of the scratch buffer that the lesson's scratch-zero line names, set to 0
-   (all bits 0: an int 0 as well). Its kernels keep counters there and set each back to 0
-   when they are done with it, so that the next run finds them at 0; a partial launch (a
-   probe) leaves some counted and not set back, and is followed by this. */
-static int zero_counters(struct lesson_runner *lr, struct error *e)
-{
-    const cl_uint zero = 0;
-
-    if (lr->g.scratch_zero <= 0)
-        return 0;
-    return fill_scratch(lr->base.w, &zero, (size_t)lr->g.scratch_zero * sizeof zero,
-                        "the scratch buffer's counters (scratch-zero)", e);
-}
-
-/* After a whole run, the counters are at 0 again: a kernel that leaves one counted would
-   find it wrong in the next run, where the result could silently be the run before's.
-   Checked with each fetch of C: after the verified first run and after the timed runs. */
-static int check_counters(struct lesson_runner *lr, struct error *e)
-{
-    struct workspace *w = lr->base.w;
-    size_t n = (size_t)lr->g.scratch_zero, left = 0, first = 0;
-    cl_uint *v;
-    cl_int rc;
-
-    if (lr->g.scratch_zero <= 0)
-        return 0;
-    v = xcalloc(n, sizeof *v);
-    rc = clEnqueueReadBuffer(w->cl->queue, w->dW, CL_TRUE, 0, n * sizeof *v, v, 0, NULL, NULL);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clEnqueueReadBuffer", rc);
-        error_prefix(e, "the scratch buffer's counters (scratch-zero)");
-    } else {
-        for (size_t i = n; i-- > 0;)
-            if (v[i] != 0) {
-                left++;
-                first = i;
-            }
-        if (left)
-            error_set(e, "after a run, %zu of the %zu counters at the start of the scratch buffer (scratch-zero) %s "
-                         "not 0, the first at float %zu (%u): a kernel that counts there must set each counter back "
-                         "to 0 when it is done with it, so that the next run starts from 0 (lessons/FORMAT)",
-                      left, n, left == 1 ? "is" : "are", first, v[first]);
-    }
-    free(v);
-    return rc != CL_SUCCESS || left ? -1 : 0;
-}
-
-/* The scratch buffer of the lesson at this size (lessons/FORMAT: scratch), in the workspace,
-   filled with NaN so that a part of it that a launch reads before any launch wrote it fails
-   verification. Not timed: it is allocated and filled before the first launch. A scratch line
-   of 0 floats gets a buffer of one, which the kernels must not use: OpenCL has no empty
-   buffers. */
-static enum prepare_result load_scratch(struct lesson_runner *lr, struct error *e)
-{
-    struct workspace *w = lr->base.w;
-    size_t floats = lr->g.scratch > 0 ? (size_t)lr->g.scratch : 1, bytes = floats * sizeof(float);
-    const float nan = NAN;
-
-    if (!lr->lesson->scratch)
-        return PREPARED;
-    if (workspace_check_memory(w, &lr->a, &lr->b, &lr->c, bytes, e) < 0)
-        return REFUSED;
-    if (ocl_reserve(w->cl, &w->dW, &w->capW, bytes, e) < 0)
-        return FAILED;
-    if (fill_scratch(w, &nan, bytes, "the scratch buffer", e) < 0 || zero_counters(lr, e) < 0)
-        return FAILED;
-    return PREPARED;
-}
-
-int measure_check_indices(const struct geometry *g, struct error *e)
-{
-    struct gemm_size s = g->run;
-    long long mk, kn, mn;
-
-    if (!__builtin_mul_overflow(s.m, s.k, &mk) && mk <= INT_MAX && !__builtin_mul_overflow(s.k, s.n, &kn) &&
-        kn <= INT_MAX && !__builtin_mul_overflow(s.m, s.n, &mn) && mn <= INT_MAX)
-        return 0;
-    error_set(e, "%lldx%lldx%lld has a matrix of more than %d elements, too many for the kernels' int "
-                 "indices: choose a smaller size%s", s.m, s.n, s.k, INT_MAX,
-              g->padded ? " or parameters that pad less" : "");
-    return -1;
-}
-
-/* The lesson's tile at this size, for the error map; 0 x 0 without one. */
-static void set_tile(struct lesson_runner *lr)
-{
-    const struct lesson *l = lr->lesson;
-    long long rows, cols;
-    struct error ignored;
-
-    lr->base.tile_rows = lr->base.tile_cols = 0;
-    lr->base.c_column_major = l->column_major;
-    if (!l->layout.tile[0] || !l->layout.tile[1])
-        return;
-    error_init(&ignored);
-    if (geometry_eval(l, lr->params, lr->g.run, l->layout.tile[0], &rows, &ignored) == 0 &&
-        geometry_eval(l, lr->params, lr->g.run, l->layout.tile[1], &cols, &ignored) == 0 && rows > 0 && cols > 0) {
-        lr->base.tile_rows = rows;
-        lr->base.tile_cols = cols;
-    }
-    error_clear(&ignored);
-}
-
-static enum prepare_result device_prepare(struct runner *self, struct gemm_size s, struct error *e)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-    const struct lesson *l = lr->lesson;
-    enum prepare_result pr;
-
-    lr->size = s;
-    if (lesson_device_check(l, self->w->cl->device, e) < 0 || geometry_compute(l, lr->params, s, &lr->g, e) < 0)
-        return REFUSED;
-    set_tile(lr);
-    if (measure_check_indices(&lr->g, e) < 0)
-        return REFUSED;
-    lr->a = (struct matrix_layout){ lr->g.run.m, lr->g.run.k, l->column_major, false };
-    lr->b = l->b_transposed ? (struct matrix_layout){ lr->g.run.n, lr->g.run.k, l->column_major, true }
-                            : (struct matrix_layout){ lr->g.run.k, lr->g.run.n, l->column_major, false };
-    lr->c = (struct matrix_layout){ lr->g.run.m, lr->g.run.n, l->column_major, false };
-    if (lr->k.count == 0 && measure_build(self->w->cl, l, lr->params, lr->source, &lr->k, e) < 0)
-        return FAILED;
-    pr = workspace_load(self->w, s, &lr->a, &lr->b, &lr->c, e);
-    if (pr == PREPARED)
-        pr = load_scratch(lr, e);
-    if (pr != PREPARED)
-        return pr;
-    if (set_args(lr, e) < 0)
-        return FAILED;
-    pr = check_limits(lr, e);
-    return pr;
-}
-
-/* Enqueues launch i, its NDRange global, with an event where ev is not NULL. Returns 0, -1, or
-   LAUNCH_REFUSED where its work-groups are more than its kernel can run here. */
-static int enqueue_one(struct lesson_runner *lr, size_t i, const size_t *global, cl_event *ev, struct error *e)
-{
-    const struct launch_geometry *g = &lr->g.launch[i];
-    char which[96];
-    cl_int rc;
-
-    rc = clEnqueueNDRangeKernel(lr->base.w->cl->queue, lr->k.kernel[i], (cl_uint)g->dims, NULL, global,
-                                g->has_local ? g->local : NULL, 0, NULL, ev);
-    if (rc == CL_SUCCESS)
-        return 0;
-    clerror_set(e, "clEnqueueNDRangeKernel", rc);
-    lesson_launch_which(lr->lesson, i, which, sizeof which);
-    if ((rc == CL_INVALID_WORK_GROUP_SIZE || rc == CL_OUT_OF_RESOURCES) && g->group_items > lr->kernel_max_group[i]) {
-        error_prefix(e, "work-groups%s of %zu work-items are more than this kernel can run on this "
-                        "device (CL_KERNEL_WORK_GROUP_SIZE is %zu: its registers or local memory "
-                        "limit it)", which, g->group_items, lr->kernel_max_group[i]);
-        return LAUNCH_REFUSED;
-    }
-    if (i > 0)
-        error_prefix(e, "launch %zu (then: %.60s)", i + 1, lr->lesson->launch[i].entry);
-    return -1;
-}
-
-/* One run: every launch of the lesson that runs at this size, in order, the first with the
-   NDRange global (its own, or a part of it for a probe), waited for. Its time from profiling
-   events, from the start of the first launch to the end of the last: gaps between launches
-   count, as they do for a user of the kernels. Without events (seconds NULL), queued only. */
-static int enqueue_run(struct lesson_runner *lr, const size_t *global, double *seconds, struct error *e)
-{
-    cl_event first = NULL, last = NULL;
-    int rc = 0;
-
-    for (size_t i = 0; i < lr->g.nlaunches && rc == 0; i++) {
-        cl_event ev = NULL;
-        if (lr->g.launch[i].skipped)
-            continue;
-        rc = enqueue_one(lr, i, i == 0 ? global : lr->g.launch[i].global, &ev, e);
-        if (rc < 0)
-            break;
-        if (!first)
-            first = ev;
-        else if (last)
-            clReleaseEvent(last);
-        if (ev != first)
-            last = ev;
-    }
-    if (!last)
-        last = first;
-    if (rc == 0 && last) {
-        cl_int wrc = clWaitForEvents(1, &last);
-        if (wrc != CL_SUCCESS) {
-            clerror_set(e, "clWaitForEvents", wrc);
-            rc = -1;
-        }
-    } else if (rc < 0) {
-        clFinish(lr->base.w->cl->queue);    /* the launches queued before the failing one */
-    }
-    if (rc == 0)
-        rc = ocl_events_span(first, last, seconds, e);
-    if (last && last != first)
-        clReleaseEvent(last);
-    if (first)
-        clReleaseEvent(first);
-    return rc;
-}
-
-static int device_launch(struct runner *self, double *seconds, struct error *e)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-    return enqueue_run(lr, lr->g.launch[0].global, seconds, e);
-}
-
-/* The work-groups a device runs at once. A CPU device (POCL) runs one per compute unit, on
-   one thread each. A GPU runs several per compute unit: at most as many as fit its largest
-   work-group's work-items, taken here as the count, an upper bound (registers and local
-   memory may allow fewer): a probe with more groups than needed is only a longer probe. */
-static size_t resident_groups(const struct device_info *d, size_t group_items)
-{
-    size_t per_unit = 1;
-
-    if (!(d->type & CL_DEVICE_TYPE_CPU) && group_items > 0 && d->max_group > group_items)
-        per_unit = d->max_group / group_items;
-    return (size_t)(d->compute_units > 0 ? d->compute_units : 1) * per_unit;
-}
-
-/* The groups of the main launch, the first: a probe cuts it alone (device_launch_part). */
-static bool device_groups(struct runner *self, size_t *groups, size_t *dims, size_t *resident,
-                          const char **unit)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-    const struct launch_geometry *g = &lr->g.launch[0];
-
-    /* Without a work-group size the implementation chooses one, which a cut NDRange could
-       change: no partial launch. */
-    if (!g->has_local)
-        return false;
-    for (size_t d = 0; d < g->dims; d++)
-        groups[d] = g->global[d] / g->local[d];
-    *dims = g->dims;
-    *resident = resident_groups(self->w->cl->device, g->group_items);
-    *unit = "work-groups";
-    return true;
-}
-
-/* The same kernel and arguments on the full-size buffers, with fewer groups along dim: the
-   kernels index C by their global ids and use no global size, so this computes a part of C
-   exactly as the whole launch does. Only the first launch is cut; the further ones run
-   whole, on whatever the cut one left, so that a probe of a lesson of several launches
-   counts them all: its estimate errs long, never short. */
-static int device_launch_part(struct runner *self, size_t dim, size_t groups, double *seconds,
-                              struct error *e)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-    size_t global[LESSON_MAX_DIMS];
-    int rc;
-
-    memcpy(global, lr->g.launch[0].global, sizeof global);
-    global[dim] = groups * lr->g.launch[0].local[dim];
-    rc = enqueue_run(lr, global, seconds, e);
-    if (rc == 0 && zero_counters(lr, e) < 0)
-        rc = -1;
-    return rc;
-}
-
-/* count runs back to back, every launch of each, waited for once at the end. */
-static int device_batch(struct runner *self, int count, double *seconds, struct error *e)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-    cl_command_queue q = self->w->cl->queue;
-    double start = now_seconds();
-    cl_int rc;
-    int queued = 0;
-
-    for (int i = 0; i < count && queued == 0; i++)
-        for (size_t k = 0; k < lr->g.nlaunches && queued == 0; k++)
-            if (!lr->g.launch[k].skipped)
-                queued = enqueue_one(lr, k, lr->g.launch[k].global, NULL, e);
-    if (queued < 0) {
-        clFinish(q);
-        return -1;
-    }
-    rc = clFinish(q);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clFinish", rc);
-        return -1;
-    }
-    *seconds = (now_seconds() - start) / count;
-    return 0;
-}
-
-static int device_fetch(struct runner *self, struct error *e)
-{
-    struct lesson_runner *lr = (struct lesson_runner *)self;
-    if (check_counters(lr, e) < 0)
-        return -1;
-    return workspace_fetch(self->w, &lr->c, e);
-}
-
 /* The lesson's intensity at size (roofline.h): 0 without a loads line, -1 when its layout
    lines give no figure at this size (run_result.intensity). */
 static double lesson_intensity(const struct lesson *l, const struct param_set *ps, struct gemm_size size)
@@ -1240,7 +691,7 @@ static double lesson_intensity(const struct lesson *l, const struct param_set *p
     struct error e;
     int rc;
 
-    if (l->engine != ENGINE_OPENCL || !l->layout.loads)
+    if (!l->layout.loads)
         return 0.0;
     error_init(&e);
     rc = figures_compute(l, ps, size, NULL, &f, &e);
@@ -1251,6 +702,7 @@ static double lesson_intensity(const struct lesson *l, const struct param_set *p
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
                     const struct measure_config *cfg, struct run_result *r)
 {
+    const struct engine_runner *kind = runner_for_engine(l->engine);
     struct lesson_runner lr;
     struct param_set defaults;
 
@@ -1264,33 +716,20 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
     lr.params = ps;
     lr.source = cfg->source;
     lr.base.precision = l->precision;
-    if (l->engine == ENGINE_HOST) {
-        lr.base.prepare = host_prepare;
-        lr.base.launch = host_launch;
-        lr.base.batch = host_batch;
-        lr.base.groups = host_groups;
-        lr.base.launch_part = host_launch_part;
-        lr.base.fetch = host_fetch;
-    } else {
-        lr.base.prepare = device_prepare;
-        lr.base.launch = device_launch;
-        lr.base.batch = device_batch;
-        lr.base.groups = device_groups;
-        lr.base.launch_part = device_launch_part;
-        lr.base.fetch = device_fetch;
-    }
+    lr.base.ops = kind->ops;
     describe(r, l, ps);
-    if (l->engine == ENGINE_OPENCL && !w->cl) {
+    if (kind->needs_device && !w->cl) {
         r->status = RUN_ERROR;
         error_set(&r->error, "no OpenCL device");
         return;
     }
     measure_run(&lr.base, cfg, r);
-    r->intensity = lesson_intensity(l, ps, w->size);
-    r->on_host = l->engine == ENGINE_HOST;
+    r->on_host = kind->on_host;
+    r->intensity = kind->on_host ? 0.0 : lesson_intensity(l, ps, w->size);
     /* What was launched at the size asked for; a refusal on a probe's estimate did not launch
        it whole. */
     if (!r->refused_by_estimate && memcmp(&lr.size, &w->size, sizeof w->size) == 0)
         r->run = lr.g.run;
-    measure_kernels_release(&lr.k);
+    if (lr.base.ops->release)
+        lr.base.ops->release(&lr.base);
 }

@@ -153,74 +153,14 @@ bool measure_probe_shape(const size_t *groups, size_t dims, size_t resident, int
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
                     const struct measure_config *cfg, struct run_result *r);
 
-/* The compiler options a lesson's kernel is built with: its options line, each parameter as
-   -DNAME=VALUE, then extra (NULL: none), separated by blanks, into buf (len bytes). Returns
-   0, or -1 with a message in e when they do not fit. */
-#define MEASURE_OPTIONS_MAX 4096
-int measure_options(const struct lesson *l, const struct param_set *ps, const char *extra, char *buf,
-                    size_t len, struct error *e);
-
-/* A lesson's program and the kernel of each of its launches, in the lesson's order:
-   kernel[0] is the main launch's. */
-struct lesson_kernels {
-    cl_program program;
-    cl_kernel kernel[LESSON_MAX_LAUNCHES];
-    size_t count;
-};
-
-/* Builds the lesson's program from source (NULL: its file) with its options and the
-   parameters as -DNAME=VALUE, and creates the kernel of every launch (its entry and then
-   lines). On a build failure, e's detail holds the build log; a missing kernel is named.
-   Nothing is left to release after a failure. */
-int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
-                  struct lesson_kernels *k, struct error *e);
-/* The same with extra compiler options after those (NULL: none). */
-int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
-                        const char *extra, struct lesson_kernels *k, struct error *e);
-void measure_kernels_release(struct lesson_kernels *k);
-
-/* Refuses, with a message in e, a launch of geometry g whose matrices (after padding) have
-   more elements than the kernels' int indices reach. Returns 0 when they fit. */
-int measure_check_indices(const struct geometry *g, struct error *e);
-
 /* The result of a lesson at a size refused for every lesson (see workspace_init). */
 void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,
                      const struct error *why, struct run_result *r);
 
-/* A way to compute C = A B, driven by measure_run. */
+/* What a runner's prepare returns (runner.h). */
 enum prepare_result { PREPARED, REFUSED, FAILED };
 
 #define LAUNCH_REFUSED (-2)
-
-struct runner {
-    /* Gets ready to compute the product of size s from the workspace's inputs (for a probe,
-       smaller than the workspace: any data will do). */
-    enum prepare_result (*prepare)(struct runner *self, struct gemm_size s, struct error *e);
-    /* One launch, waited for; its duration (device time from profiling, or host time).
-       Returns 0, -1 on an error, or LAUNCH_REFUSED when the device cannot run it. */
-    int (*launch)(struct runner *self, double *seconds, struct error *e);
-    /* count launches back to back, waited for once at the end; the host-clock time per
-       launch. */
-    int (*batch)(struct runner *self, int count, double *seconds, struct error *e);
-    /* Optional (NULL: the launch time is estimated from smaller sizes): after prepare at the
-       full size, the work-groups per NDRange dimension, how many the device runs at once
-       and what a group is called; false when that is not known. */
-    bool (*groups)(struct runner *self, size_t *groups, size_t *dims, size_t *resident,
-                   const char **unit);
-    /* Optional, with groups: one launch of the prepared product with only the first `groups`
-       work-groups along dimension dim, waited for; its duration as for launch. */
-    int (*launch_part)(struct runner *self, size_t dim, size_t groups, double *seconds, struct error *e);
-    /* Copies the result of the last launch at the full size into w->C. */
-    int (*fetch)(struct runner *self, struct error *e);
-    struct workspace *w;
-    long long tile_rows, tile_cols; /* the block of C a work-group computes, for the error map
-                                       of a wrong result; 0 when not known */
-    bool c_column_major;        /* the kernel stores C column by column (for the error map) */
-    enum precision precision;   /* what the result is verified to (verify_tolerance_for) */
-    int calls_per_launch;       /* a launch that is a batch of calls reports time per call */
-};
-
-void measure_run(struct runner *runner, const struct measure_config *cfg, struct run_result *r);
 
 /* For device runners: upload A and B in the given layouts (C is filled with NaN so that an
    element the kernel never writes fails verification), and read C back. Call

@@ -19,7 +19,6 @@
 #include "inside.h"
 #include "roofline.h"
 #include "measure.h"
-#include "reference.h"
 #include "sources.h"
 #include "stats.h"
 #include "str.h"
@@ -1096,8 +1095,9 @@ static void draw_history(const struct rect *in, int row, int rows, const struct 
 }
 
 struct bar {
-    int index;                  /* in the lesson set; RESULTS_REFERENCE for CLBlast */
+    int index;                  /* in the lesson set; below 0 for a reference row */
     const struct summary *fig;
+    const char *title;          /* a reference row's */
 };
 
 static bool shows_speed(const struct summary *f)
@@ -1106,7 +1106,7 @@ static bool shows_speed(const struct summary *f)
 }
 
 /* The bars there are: every lesson measured at this size (and the current one), then
-   CLBlast; in ladder order. */
+   the reference rows; in ladder order. */
 static size_t collect_bars(const struct screen_model *m, struct bar *bars)
 {
     const struct session_view *v = m->view;
@@ -1114,15 +1114,25 @@ static size_t collect_bars(const struct screen_model *m, struct bar *bars)
 
     for (size_t i = 0; i < m->lessons->count; i++)
         if (v->bars[i].have || (int)i == m->lesson)
-            bars[n++] = (struct bar){ (int)i, &v->bars[i] };
-    if (v->clblast.have)
-        bars[n++] = (struct bar){ RESULTS_REFERENCE, &v->clblast };
+            bars[n++] = (struct bar){ (int)i, &v->bars[i], NULL };
+    for (size_t i = 0; i < v->nrefs; i++)
+        if (v->refs[i].have)
+            bars[n++] = (struct bar){ RESULTS_REFERENCE - (int)i, &v->refs[i], v->ref_titles[i] };
     return n;
+}
+
+/* Some reference row has no bar yet: 'a' measures it. */
+static bool references_missing(const struct session_view *v)
+{
+    for (size_t i = 0; i < v->nrefs; i++)
+        if (!v->refs[i].have)
+            return true;
+    return false;
 }
 
 static bool is_reference(const struct screen_model *m, const struct bar *b)
 {
-    return b->index == RESULTS_REFERENCE || m->lessons->items[b->index].engine == ENGINE_HOST;
+    return b->index < 0 || m->lessons->items[b->index].engine == ENGINE_HOST;
 }
 
 /* Which of n bars fit in room rows: all when they fit; else the current lesson, the
@@ -1131,7 +1141,7 @@ static bool is_reference(const struct screen_model *m, const struct bar *b)
 static size_t fit_bars(const struct screen_model *m, struct bar *bars, size_t n, size_t room,
                        const struct summary *best)
 {
-    bool take[SESSION_MAX_LESSONS + 1] = { false };
+    bool take[SESSION_MAX_LESSONS + SESSION_MAX_REFERENCES] = { false };
     size_t kept = 0, taken = 0;
     int cur = 0;
 
@@ -1211,10 +1221,10 @@ static void format_bar_value(const struct summary *f, enum bar_scale mode, doubl
 
 static const char *bar_label(const struct screen_model *m, const struct bar *b, char *buf, size_t len)
 {
-    const struct lesson *l = b->index == RESULTS_REFERENCE ? NULL : &m->lessons->items[b->index];
+    const struct lesson *l = b->index < 0 ? NULL : &m->lessons->items[b->index];
 
     if (!l)
-        snprintf(buf, len, "   %s", reference_title(m->view->clblast_tuned));
+        snprintf(buf, len, "   %s", b->title);
     else
         chart_lesson_label(buf, len, l->number, l->short_title, precision_mark(l->precision),
                            l->branch != NULL, crt_utf8());
@@ -1225,7 +1235,7 @@ static const char *bar_label(const struct screen_model *m, const struct bar *b, 
 int panes_gflops_rows(const struct screen_model *m)
 {
     const struct session_view *v = m->view;
-    struct bar bars[SESSION_MAX_LESSONS + 1];
+    struct bar bars[SESSION_MAX_LESSONS + SESSION_MAX_REFERENCES];
 
     if (m->roofline)
         return 2 + 1 + 1 + 2 + 12 + 3;     /* borders, status, latest, ceilings, drawing, verdict */
@@ -1255,7 +1265,7 @@ static double ghost_of(const struct screen_model *m, const struct bar *b, enum b
 static void draw_bars(const struct rect *in, int row, struct screen_model *m)
 {
     const struct session_view *v = m->view;
-    struct bar bars[SESSION_MAX_LESSONS + 1];
+    struct bar bars[SESSION_MAX_LESSONS + SESSION_MAX_REFERENCES];
     int rows = in->h - row - 2, base = speedup_base(m), label_w, bar_w, value_w;
     double fastest = 0.0, least = 0.0, lo = 0.0, hi = 0.0, scale = 0.0, unit = 1.0;
     size_t n = collect_bars(m, bars), shown;
@@ -1299,7 +1309,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         const struct chart_item items[] = {
             { what, NULL, 0 },
             { mode == BARS_LINEAR ? "" : ", log scale", mode == BARS_LINEAR ? NULL : ", log", 0 },
-            { v->clblast.have || !v->clblast_built ? "" : "  (a: every lesson)", NULL, 1 },
+            { references_missing(v) ? "  (a: every lesson)" : "", NULL, 1 },
         };
         chart_fit_items(heading, sizeof heading, items, sizeof items / sizeof items[0], "", in->w);
     }
@@ -1352,7 +1362,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         } else {
             double x_value = f->median / unit;
             /* A side branch's bars dim beside the main ladder's, unless one is the lesson shown. */
-            int role = b->index == RESULTS_REFERENCE || m->lessons->items[b->index].engine == ENGINE_HOST
+            int role = b->index < 0 || m->lessons->items[b->index].engine == ENGINE_HOST
                            ? ROLE_BAR_REFERENCE : current ? ROLE_BAR_CURRENT
                            : m->lessons->items[b->index].branch ? ROLE_DIM : ROLE_BAR;
             double ghost = ghost_of(m, b, mode);
@@ -1577,7 +1587,7 @@ static void draw_roofline(const struct rect *in, int row, const struct screen_mo
 {
     const struct session_view *v = m->view;
     const struct ceilings *c = &v->ceilings;
-    struct bar bars[SESSION_MAX_LESSONS + 1];
+    struct bar bars[SESSION_MAX_LESSONS + SESSION_MAX_REFERENCES];
     struct roofline_point pts[ROOFLINE_MAX_POINTS];
     struct roofline_mark marks[ROOFLINE_MAX_POINTS];
     char (*lines)[ROOFLINE_LINE_BYTES], text[300], verdict[700];
@@ -1601,7 +1611,7 @@ static void draw_roofline(const struct rect *in, int row, const struct screen_mo
     for (size_t i = 0; i < n && npts < ROOFLINE_MAX_POINTS; i++) {
         const struct summary *f = bars[i].fig;
         struct roofline_verdict judged;
-        if (bars[i].index == RESULTS_REFERENCE || !shows_speed(f) || f->intensity <= 0.0)
+        if (bars[i].index < 0 || !shows_speed(f) || f->intensity <= 0.0)
             continue;
         roofline_judge(f->median, f->intensity, m->lessons->items[bars[i].index].units, c->gflops, c->gbps, &judged);
         if (judged.no_ceiling)

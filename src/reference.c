@@ -1,220 +1,51 @@
-/* reference.c: CLBlast SGEMM as the reference row, when configure found CLBlast.
-
-   It runs on the same buffers and inputs as the lessons and is verified the same way. It
-   cannot be timed by a profiling event: CLBlast may run helper kernels (padding,
-   transposition) before its main kernel, and its event covers only the last one (on POCL at
-   2048 that made it look 300 times faster than it was). So each timed "launch" is a batch
-   of back-to-back calls on the host clock, up to clFinish, divided by the batch size; the
-   batch, sized from warm calls, lasts at least a millisecond (or is 128 calls) so that
-   launch overhead is amortised as it is on the device.
-
-   Parameters that CLBlast's tuners found for the device (clblastparams.h) are applied with
-   CLBlastOverrideParameters before each measurement; CLBlast keys its compiled programs by
-   their parameters, so it compiles the kernels again with them. */
+/* reference.c: the reference rows that this build has (reference.h), each a library's
+   runner in a file of its own. */
 #include "reference.h"
 
-#include <stdio.h>
-#include <string.h>
-
+#include "runner_cblas.h"
+#include "runner_clblast.h"
 #include "str.h"
 
-const char *reference_title(bool tuned)
-{
-    return tuned ? "CLBlast (tuned)" : "CLBlast (defaults)";
-}
-
+static const struct reference_kind *const kinds[] = {
 #ifdef HAVE_CLBLAST
-/* clblast_c.h declares CLBlastClearCache() without "void". */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#include <clblast_c.h>
-#pragma GCC diagnostic pop
-
-#define BATCH_MIN_SECONDS 1e-3
-#define BATCH_MAX_CALLS 128
-
-/* CLBlast's own status codes, beyond OpenCL's (clblast_c.h). */
-static const struct {
-    CLBlastStatusCode code;
-    const char *name, *meaning;
-} statuses[] = {
-    { CLBlastNotImplemented, "CLBlastNotImplemented", "not implemented" },
-    { CLBlastInvalidDimension, "CLBlastInvalidDimension", "M, N and K must be above zero" },
-    { CLBlastInsufficientMemoryTemp, "CLBlastInsufficientMemoryTemp", "temporary buffer too small" },
-    { CLBlastInvalidOverrideKernel, "CLBlastInvalidOverrideKernel", "no such kernel to override" },
-    { CLBlastMissingOverrideParameter, "CLBlastMissingOverrideParameter",
-      "a parameter of the kernel is missing from the override" },
-    { CLBlastInvalidLocalMemUsage, "CLBlastInvalidLocalMemUsage", "the parameters need more local memory than the "
-                                                                  "device has" },
-    { CLBlastDatabaseError, "CLBlastDatabaseError", "no entry for the device in the database" },
-    { CLBlastUnknownError, "CLBlastUnknownError", "an unspecified error" },
-    { CLBlastUnexpectedError, "CLBlastUnexpectedError", "an unexpected exception" },
-};
-
-/* A failed call's status in e: OpenCL's by name, CLBlast's own by name where known. */
-static void status_set(struct error *e, const char *call, CLBlastStatusCode rc)
-{
-    if (rc > -1024) {
-        clerror_set(e, call, (cl_int)rc);
-        return;
-    }
-    for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++)
-        if (statuses[i].code == rc) {
-            error_set(e, "%s failed: %s (%d: %s)", call, statuses[i].name, (int)rc, statuses[i].meaning);
-            return;
-        }
-    error_set(e, "%s failed with CLBlast status %d (see clblast_c.h)", call, (int)rc);
-}
-
-struct clblast_runner {
-    struct runner base;         /* base.calls_per_launch: the batch */
-    struct gemm_size size;
-    struct matrix_layout c;
-};
-
-static int call_sgemm(struct clblast_runner *cr, struct error *e)
-{
-    struct workspace *w = cr->base.w;
-    CLBlastStatusCode rc;
-
-    rc = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo,
-                      (size_t)cr->size.m, (size_t)cr->size.n, (size_t)cr->size.k, 1.0f,
-                      w->dA, 0, (size_t)cr->size.k, w->dB, 0, (size_t)cr->size.n, 0.0f,
-                      w->dC, 0, (size_t)cr->size.n, &w->cl->queue, NULL);
-    if (rc == CLBlastSuccess)
-        return 0;
-    status_set(e, "CLBlastSgemm", rc);
-    return -1;
-}
-
-/* calls back-to-back, up to clFinish, on the host clock. */
-static int timed_calls(struct clblast_runner *cr, int calls, double *seconds, struct error *e)
-{
-    double start = now_seconds();
-    cl_int rc;
-
-    for (int i = 0; i < calls; i++)
-        if (call_sgemm(cr, e) < 0)
-            return -1;
-    rc = clFinish(cr->base.w->cl->queue);
-    if (rc != CL_SUCCESS) {
-        clerror_set(e, "clFinish", rc);
-        return -1;
-    }
-    *seconds = now_seconds() - start;
-    return 0;
-}
-
-static enum prepare_result clblast_prepare(struct runner *self, struct gemm_size s, struct error *e)
-{
-    struct clblast_runner *cr = (struct clblast_runner *)self;
-    struct matrix_layout a = { s.m, s.k, false, false }, b = { s.k, s.n, false, false };
-    enum prepare_result pr;
-    double t = 0.0;
-    int calls;
-
-    cr->size = s;
-    cr->c = (struct matrix_layout){ s.m, s.n, false, false };
-    pr = workspace_load(self->w, s, &a, &b, &cr->c, e);
-    if (pr != PREPARED)
-        return pr;
-    /* One call to compile CLBlast's kernels, then double the batch until it lasts long
-       enough. Its result is overwritten by the launch that is verified. */
-    if (timed_calls(cr, 1, &t, e) < 0)
-        return FAILED;
-    for (calls = 1; calls < BATCH_MAX_CALLS; calls *= 2) {
-        if (timed_calls(cr, calls, &t, e) < 0)
-            return FAILED;
-        if (t >= BATCH_MIN_SECONDS)
-            break;
-    }
-    self->calls_per_launch = calls;
-    return PREPARED;
-}
-
-static int clblast_batch(struct runner *self, int count, double *seconds, struct error *e)
-{
-    if (timed_calls((struct clblast_runner *)self, count * self->calls_per_launch, seconds, e) < 0)
-        return -1;
-    *seconds /= count * self->calls_per_launch;
-    return 0;
-}
-
-static int clblast_launch(struct runner *self, double *seconds, struct error *e)
-{
-    if (timed_calls((struct clblast_runner *)self, self->calls_per_launch, seconds, e) < 0)
-        return -1;
-    *seconds /= self->calls_per_launch;
-    return 0;
-}
-
-static int clblast_fetch(struct runner *self, struct error *e)
-{
-    return workspace_fetch(self->w, &((struct clblast_runner *)self)->c, e);
-}
-
-int reference_apply(const struct ocl *cl, const struct clblast_params *tuned, struct error *e)
-{
-    if (clblast_params_check_device(tuned, cl->device->name, e) < 0)
-        return -1;
-    for (size_t i = 0; i < tuned->nkernels; i++) {
-        const struct clblast_kernel *k = &tuned->kernels[i];
-        const char *names[CLBLAST_PARAMS_MAX_VALUES];
-        CLBlastStatusCode rc;
-        for (size_t j = 0; j < k->count; j++)
-            names[j] = k->names[j];
-        rc = CLBlastOverrideParameters(cl->device->id, k->name, CLBlastPrecisionSingle, k->count, names, k->values);
-        if (rc != CLBlastSuccess) {
-            status_set(e, "CLBlastOverrideParameters", rc);
-            error_prefix(e, "CLBlast refused the parameters of %s from %s", k->name, k->file);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-bool reference_measure(struct workspace *w, const struct clblast_params *tuned, const struct measure_config *cfg,
-                       struct run_result *r)
-{
-    struct clblast_runner cr;
-
-    r->lesson = -1;
-    str_copy(r->title, sizeof r->title, reference_title(tuned != NULL));
-    str_copy(r->params, sizeof r->params, tuned ? tuned->key : "");
-    r->size = r->run = w->size;
-    if (tuned && reference_apply(w->cl, tuned, &r->error) < 0) {
-        r->status = RUN_ERROR;
-        return true;
-    }
-    memset(&cr, 0, sizeof cr);
-    cr.base.w = w;
-    cr.base.prepare = clblast_prepare;
-    cr.base.launch = clblast_launch;
-    cr.base.batch = clblast_batch;
-    cr.base.fetch = clblast_fetch;
-    measure_run(&cr.base, cfg, r);
-    r->run = w->size;
-    return true;
-}
-
-#else
-
-int reference_apply(const struct ocl *cl, const struct clblast_params *tuned, struct error *e)
-{
-    (void)cl;
-    (void)tuned;
-    error_set(e, "this build has no CLBlast");
-    return -1;
-}
-
-bool reference_measure(struct workspace *w, const struct clblast_params *tuned, const struct measure_config *cfg,
-                       struct run_result *r)
-{
-    (void)w;
-    (void)tuned;
-    (void)cfg;
-    (void)r;
-    return false;   /* configure found no CLBlast: there is no reference row */
-}
-
+    &reference_clblast,
 #endif
+#ifdef HAVE_CBLAS
+    &reference_cblas,
+#endif
+    NULL,                       /* a table without a row is not empty */
+};
+
+size_t reference_count(void)
+{
+    return sizeof kinds / sizeof kinds[0] - 1;
+}
+
+const struct reference_kind *reference_at(size_t i)
+{
+    return i < reference_count() ? kinds[i] : NULL;
+}
+
+const struct reference_kind *reference_find(int lesson)
+{
+    for (size_t i = 0; i < reference_count(); i++)
+        if (kinds[i]->lesson == lesson)
+            return kinds[i];
+    return NULL;
+}
+
+const char *reference_params(const struct reference_kind *k, const struct reference_settings *rs)
+{
+    return k->params ? k->params(rs) : "";
+}
+
+void reference_measure(const struct reference_kind *k, struct workspace *w, const struct reference_settings *rs,
+                       const struct measure_config *cfg, struct run_result *r)
+{
+    r->lesson = k->lesson;
+    k->title(rs, r->title, sizeof r->title);
+    str_copy(r->params, sizeof r->params, reference_params(k, rs));
+    r->size = r->run = w->size;
+    k->measure(w, rs, cfg, r);
+    r->run = w->size;
+}

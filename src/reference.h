@@ -1,26 +1,47 @@
-/* reference.h: a tuned library's SGEMM, measured like the lessons, to show what is reachable. */
+/* reference.h: libraries' SGEMM measured like the lessons, on the same inputs, as reference
+   rows: what is reachable. Each library is a runner of its own file (runner.h); the rows
+   this build has are listed in reference.c, in the order they are shown. */
 #ifndef CLMM_REFERENCE_H
 #define CLMM_REFERENCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "clblastparams.h"
 #include "measure.h"
 
-/* The reference row's title: "CLBlast (tuned)" with tuned parameters, else "CLBlast (defaults)". */
-const char *reference_title(bool tuned);
+/* What the reference rows are measured with. */
+struct reference_settings {
+    const struct clblast_params *clblast;   /* CLBlast's tuned parameters; NULL: its own */
+};
 
-/* Applies the parameters that CLBlast's tuners found (clblastparams.h) to cl's device with
-   CLBlastOverrideParameters. -1 with a message when they were tuned on another device or
-   CLBlast refuses them (its status by name), or when this build has no CLBlast. */
-int reference_apply(const struct ocl *cl, const struct clblast_params *tuned, struct error *e);
+struct reference_kind {
+    int lesson;                 /* its rows' lesson number, below 0 (-1: CLBlast), which keys
+                                   its results and names it in CSV and JSON */
+    const char *name;           /* "CLBlast": what is being measured, in a progress line */
+    /* Its row's title ("CLBlast (tuned)") into buf. */
+    void (*title)(const struct reference_settings *rs, char *buf, size_t len);
+    /* Optional (NULL: none): the parameters its rows are measured with, as their results are
+       keyed (run_result.params), so that results of other parameters are kept apart. */
+    const char *(*params)(const struct reference_settings *rs);
+    /* Measures the library on the workspace into r, whose lesson, title and size are set;
+       RUN_ERROR with why when it cannot run. */
+    void (*measure)(struct workspace *w, const struct reference_settings *rs, const struct measure_config *cfg,
+                    struct run_result *r);
+};
 
-/* Measures CLBlast SGEMM (row-major) on the workspace into r (whose lesson is -1), with
-   tuned's parameters applied first (NULL: CLBlast's own); r->params is tuned's key, so
-   that results of other parameters are kept apart. When they cannot be applied, r says
-   why with RUN_ERROR and nothing is measured. Returns false, measuring nothing, when this
-   build has no CLBlast. */
-bool reference_measure(struct workspace *w, const struct clblast_params *tuned, const struct measure_config *cfg,
-                       struct run_result *r);
+/* The reference rows of this build, i from 0 to reference_count() - 1. */
+size_t reference_count(void);
+const struct reference_kind *reference_at(size_t i);
+
+/* The kind of the rows numbered lesson; NULL when none is. */
+const struct reference_kind *reference_find(int lesson);
+
+/* The parameters of k's rows under rs, "" without any (reference_kind.params). */
+const char *reference_params(const struct reference_kind *k, const struct reference_settings *rs);
+
+/* Measures a reference row on the workspace into r (r->lesson is k->lesson). */
+void reference_measure(const struct reference_kind *k, struct workspace *w, const struct reference_settings *rs,
+                       const struct measure_config *cfg, struct run_result *r);
 
 #endif

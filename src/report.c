@@ -594,7 +594,7 @@ void report_size_begin(struct report *rep, struct gemm_size s)
     run_result_init(&rep->best);
     run_result_free(&rep->best_tf32);
     run_result_init(&rep->best_tf32);
-    rep->reference_gflops = 0.0;
+    rep->nrefs = 0;
     rep->notes[0] = '\0';
     rep->clock_notes[0] = '\0';
     rep->branch[0] = '\0';
@@ -758,6 +758,12 @@ static void csv_roofline(const struct report *rep, const struct run_result *r)
         fputc(',', out);
 }
 
+/* A reference row measured with tuned parameters: its parameters are their key (CLBlast's). */
+static bool reference_tuned(const struct run_result *r)
+{
+    return r->lesson < 0 && r->params[0] != '\0';
+}
+
 static void csv_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
@@ -787,7 +793,7 @@ static void csv_row(struct report *rep, const struct run_result *r)
         fprintf(out, ",yes,%lld,%lld,%lld,%s,", r->origin.tuned.size.m, r->origin.tuned.size.n,
                 r->origin.tuned.size.k, r->origin.tuned.complete ? "no" : "yes");
     else
-        fprintf(out, ",%s,,,,,", r->lesson < 0 && rep->clblast ? "yes" : "no");
+        fprintf(out, ",%s,,,,,", reference_tuned(r) ? "yes" : "no");
     fprintf(out, "%s,", r->status != RUN_OK ? "" : r->clocks_disagree ? "yes" : "no");
     csv_string(out, r->status == RUN_OK ? "" : row_message(r, message, sizeof message));
     if (r->status == RUN_WRONG && r->errmap.pattern != ERRMAP_NONE)
@@ -876,7 +882,7 @@ static void json_row(struct report *rep, const struct run_result *r)
     fputs(", \"params\": ", out);
     report_json_string(out, r->params);
     fprintf(out, ", \"tuned\": %s",
-            r->origin.source == PARAMS_TUNED || (r->lesson < 0 && rep->clblast) ? "true" : "false");
+            r->origin.source == PARAMS_TUNED || reference_tuned(r) ? "true" : "false");
     if (r->origin.source == PARAMS_TUNED)
         fprintf(out, ", \"tuned_m\": %lld, \"tuned_n\": %lld, \"tuned_k\": %lld, \"tuned_partial\": %s",
                 r->origin.tuned.size.m, r->origin.tuned.size.n, r->origin.tuned.size.k,
@@ -937,8 +943,11 @@ void report_row(struct report *rep, const struct run_result *r)
         rep->points[rep->npoints++] = (struct report_point){ r->lesson, r->gflops.median, r->intensity, r->on_host,
                                                                     r->units };
     if (r->status == RUN_OK && r->lesson < 0) {
-        rep->reference_gflops = r->gflops.median;
-        snprintf(rep->reference_title, sizeof rep->reference_title, "%s", r->title);
+        if (rep->nrefs < REPORT_MAX_REFERENCES) {
+            struct report_reference *ref = &rep->refs[rep->nrefs++];
+            ref->gflops = r->gflops.median;
+            snprintf(ref->title, sizeof ref->title, "%s", r->title);
+        }
     }
     else if (r->status == RUN_OK) {
         struct run_result *best = r->precision == PRECISION_TF32 ? &rep->best_tf32 : &rep->best;
@@ -1015,13 +1024,14 @@ void report_size_end(struct report *rep)
     if (rep->notes[0])
         fprintf(rep->out, "Parameters:\n%s", rep->notes);
     table_roofline(rep);
-    /* The FP32 lessons' fastest against the reference, an FP32 library; the TF32 lessons'
+    /* The FP32 lessons' fastest against each reference, an FP32 library; the TF32 lessons'
        fastest apart, its speed never set against FP32 figures. */
     if (rep->best.gflops.median > 0) {
         fprintf(rep->out, "Fastest: lesson %d at %.1f GFLOPS", rep->best.lesson, rep->best.gflops.median);
-        if (rep->reference_gflops > 0)
-            fprintf(rep->out, ", %.0f%% of %s", 100.0 * rep->best.gflops.median / rep->reference_gflops,
-                    rep->reference_title);
+        for (int i = 0; i < rep->nrefs; i++)
+            if (rep->refs[i].gflops > 0)
+                fprintf(rep->out, ", %.0f%% of %s", 100.0 * rep->best.gflops.median / rep->refs[i].gflops,
+                        rep->refs[i].title);
         fputc('\n', rep->out);
     }
     if (rep->best_tf32.gflops.median > 0)

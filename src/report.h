@@ -36,7 +36,7 @@ void report_sources(FILE *out, const struct source_set *sources, const char *dir
 
 /* A lesson's standing against the ceilings, kept for the table's block after its size. */
 struct report_point {
-    int lesson;                 /* -1: the reference library */
+    int lesson;                 /* below 0: a reference library */
     double gflops, intensity;   /* intensity as in run_result */
     bool on_host;
     enum units units;
@@ -46,6 +46,13 @@ struct report_point {
 #define REPORT_MAX_DEVICES 8    /* devices side by side (--device all, or a list) */
 
 struct side;
+#define REPORT_MAX_REFERENCES 4
+
+/* A reference row measured at the current size, for the fastest line. */
+struct report_reference {
+    double gflops;
+    char title[128];
+};
 
 /* A benchmark report: begin, then for each size a group of rows, then end. Rows are
    printed as they come, so a long run shows progress. With the device's ceilings known,
@@ -58,8 +65,8 @@ struct report {
     int rows;                   /* printed so far, over all sizes */
     struct run_result best;     /* the fastest lesson of the current size, of FP32 precision */
     struct run_result best_tf32; /* the fastest of TF32 precision: never compared with FP32's */
-    double reference_gflops;    /* CLBlast at the current size, 0 if none */
-    char reference_title[128];  /* its row's title */
+    struct report_reference refs[REPORT_MAX_REFERENCES];  /* of the current size, in order */
+    int nrefs;
     const struct clblast_params *clblast;   /* the tuned parameters applied to CLBlast; NULL: its defaults */
     char notes[4096];           /* parameters and padding of the current size's rows */
     char clock_notes[2048];     /* rows of the current size whose clocks disagreed */

@@ -13,7 +13,8 @@
 #include "measure.h"
 
 #define RESULTS_RUNS 240            /* runs kept per key: the newest */
-#define RESULTS_REFERENCE (-1)      /* the lesson index of the reference library */
+#define RESULTS_REFERENCE (-1)      /* the first reference row's index: a reference row is kept by its
+                                       lesson number (reference.h), -1 and below */
 
 /* What is known of one lesson (or of the reference library) at one size. */
 struct summary {
@@ -46,7 +47,7 @@ struct results {
 void results_init(struct results *rs);
 void results_free(struct results *rs);
 
-/* Records one run of lesson (an index, or RESULTS_REFERENCE) on device at size with the
+/* Records one run of lesson (an index, or a reference row's number) on device at size with the
    parameters written as in r->params, tuned (by a partial search) or not. A run that was
    cancelled records nothing. */
 void results_add(struct results *rs, int device, struct gemm_size size, int lesson, bool tuned, bool partial,

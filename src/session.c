@@ -20,6 +20,8 @@
 #include "ocl.h"
 #include "params.h"
 #include "reference.h"
+#include "runner_clblast.h"
+#include "runner_opencl.h"
 #include "str.h"
 #include "tune.h"
 #include "tuned.h"
@@ -148,6 +150,12 @@ static bool params_changed(const struct session *s, int index)
     return false;
 }
 
+/* What the reference rows are measured with. */
+static struct reference_settings settings(const struct session *s)
+{
+    return (struct reference_settings){ s->cfg.clblast };
+}
+
 /* The bars, the current lesson's median and history: from every run at this size on this
    device with the parameters each lesson has now. */
 static void summarise(struct session *s)
@@ -162,9 +170,13 @@ static void summarise(struct session *s)
                         current ? v->history : NULL, current ? &v->nhistory : NULL);
         v->changed[i] = params_changed(s, (int)i);
     }
-    /* Keyed by CLBlast's parameters: a figure of its defaults is never shown as tuned. */
-    results_summary(&s->results, v->device, v->size, RESULTS_REFERENCE, s->cfg.clblast ? s->cfg.clblast->key : "",
-                    &v->clblast, NULL, NULL);
+    /* Keyed by their parameters: a figure of CLBlast's defaults is never shown as tuned. */
+    for (size_t i = 0; i < v->nrefs; i++) {
+        struct reference_settings rs = settings(s);
+        const struct reference_kind *k = reference_at(i);
+        results_summary(&s->results, v->device, v->size, k->lesson, reference_params(k, &rs), &v->refs[i], NULL,
+                        NULL);
+    }
 }
 
 static void clear_size_results(struct session *s)
@@ -401,7 +413,7 @@ static void switch_device(struct session *s)
     /* CLBlast's tuned parameters are checked against the device the tutor starts on, as
        --bench checks them; on a device chosen later, the CLBlast row says why they do not
        apply. */
-    if (ok && s->cfg.clblast && s->open_device < 0 && reference_apply(&s->cl, s->cfg.clblast, &e) < 0) {
+    if (ok && s->cfg.clblast && s->open_device < 0 && clblast_apply(&s->cl, s->cfg.clblast, &e) < 0) {
         pthread_mutex_lock(&s->lock);
         fatal(s, e.msg);
         error_clear(&e);
@@ -432,7 +444,6 @@ static void switch_device(struct session *s)
         }
     s->force = -1;
     clear_size_results(s);
-    s->view.clblast_built = true;
     restart_live(s);
     /* A device that failed to open is not tried again until another is chosen. */
     s->open_device = index;
@@ -495,7 +506,7 @@ static bool measure_unlocked(struct session *s, struct workspace *w, int index, 
     return !r->cancelled && *counter == gen && !s->quit;
 }
 
-/* Keeps a run of lesson index (or RESULTS_REFERENCE) at size on the open device. */
+/* Keeps a run of lesson index (or a reference row's lesson number) at size on the open device. */
 static void record(struct session *s, int index, struct gemm_size size, const struct run_result *r)
 {
     const struct param_origin *o = index >= 0 ? &s->origin[index] : NULL;
@@ -598,7 +609,7 @@ static void run_all(struct session *s)
     unsigned long serial = s->job_serial;
     size_t n = s->lessons->count;
 
-    job_begin(s, JOB_ALL, n + 1);
+    job_begin(s, JOB_ALL, n + s->view.nrefs);
     for (size_t i = 0; i < n && job_still(s, JOB_ALL, serial); i++) {
         struct run_result r;
         set_activity(s, "measuring lesson %d at %lldx%lldx%lld", lesson_at(s, (int)i)->number, s->view.size.m,
@@ -609,19 +620,19 @@ static void run_all(struct session *s)
         }
         run_result_free(&r);
     }
-    if (job_still(s, JOB_ALL, serial)) {
+    for (size_t i = 0; i < s->view.nrefs && job_still(s, JOB_ALL, serial); i++) {
+        const struct reference_kind *k = reference_at(i);
+        struct reference_settings rs = settings(s);
         struct measure_config cfg = config(s, SERIES_BUDGET_S);
         struct run_result r;
-        bool built;
-        set_activity(s, "measuring CLBlast at %lldx%lldx%lld", s->view.size.m, s->view.size.n, s->view.size.k);
+        set_activity(s, "measuring %s at %lldx%lldx%lld", k->name, s->view.size.m, s->view.size.n, s->view.size.k);
         atomic_store(&s->cancel, 0);
         pthread_mutex_unlock(&s->lock);
         run_result_init(&r);
-        built = reference_measure(&s->w, s->cfg.clblast, &cfg, &r);
+        reference_measure(k, &s->w, &rs, &cfg, &r);
         pthread_mutex_lock(&s->lock);
-        s->view.clblast_built = built;
-        if (built && !r.cancelled && job_still(s, JOB_ALL, serial))
-            record(s, RESULTS_REFERENCE, s->view.size, &r);
+        if (!r.cancelled && job_still(s, JOB_ALL, serial))
+            record(s, k->lesson, s->view.size, &r);
         s->view.job_done++;
         run_result_free(&r);
     }
@@ -985,8 +996,11 @@ struct session *session_start(const struct lesson_set *lessons, const struct ses
     s->view.params = s->params[lesson_index];
     s->view.sweep_lesson = -1;
     s->view.tune_lesson = -1;
-    s->view.clblast_built = true;
-    s->view.clblast_tuned = cfg->clblast != NULL;
+    s->view.nrefs = reference_count() < SESSION_MAX_REFERENCES ? reference_count() : SESSION_MAX_REFERENCES;
+    for (size_t i = 0; i < s->view.nrefs; i++) {
+        struct reference_settings rs = settings(s);
+        reference_at(i)->title(&rs, s->view.ref_titles[i], sizeof s->view.ref_titles[i]);
+    }
     if (pthread_create(&s->thread, NULL, worker, s) != 0)
         abort();
     return s;

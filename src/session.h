@@ -24,6 +24,7 @@
 
 #define SESSION_HISTORY RESULTS_RUNS    /* runs kept for the history chart */
 #define SESSION_MAX_LESSONS 100
+#define SESSION_MAX_REFERENCES 4    /* reference rows shown (reference.h) */
 #define SESSION_MAX_DEVICES 16
 #define SESSION_MAX_SWEEP 16
 #define SESSION_MAX_TUNE 2048   /* configurations kept for the tuner's chart */
@@ -86,9 +87,9 @@ struct session_view {
        the current lesson's "median" line too. */
     struct summary bars[SESSION_MAX_LESSONS];
     bool changed[SESSION_MAX_LESSONS];  /* its parameters are neither the defaults nor tuned */
-    struct summary clblast;
-    bool clblast_built;
-    bool clblast_tuned;         /* CLBlast runs with cfg.clblast's parameters */
+    struct summary refs[SESSION_MAX_REFERENCES];    /* reference_at(i)'s, as bars */
+    char ref_titles[SESSION_MAX_REFERENCES][128];   /* their rows' titles */
+    size_t nrefs;               /* the reference rows of this build */
 
     /* A sweep over sizes of one lesson. */
     int sweep_lesson;           /* -1: none */

@@ -633,7 +633,7 @@ static const struct key_binding bindings[] = {
     { { 'c' }, key_diff, "c", "diff, previous lesson", "c", "diff", 8, NULL, KEYS_LESSONS },
     { { 'o' }, key_code_only, "o", "diff of code only", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { ' ' }, key_pause, "space", "pause / resume", "spc", "pause", 5, "Measuring", KEYS_LESSONS },
-    { { 'a' }, key_series, "a", "every lesson + CLBlast", "a", "all", 2, NULL, KEYS_LESSONS },
+    { { 'a' }, key_series, "a", "every lesson + libraries", "a", "all", 2, NULL, KEYS_LESSONS },
     { { 'w' }, key_sweep, "w", "sweep sizes (w hides)", "w", "sweep", 6, NULL, KEYS_LESSONS },
     { { 'x' }, key_cancel, "x", "cancel the series", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'v' }, key_scale, "v", "linear, log, speed-up", "v", "scale", 3, NULL, KEYS_LESSONS },

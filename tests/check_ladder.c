@@ -13,6 +13,7 @@
 #include "measure.h"
 #include "needs.h"
 #include "ocl.h"
+#include "runner_opencl.h"
 
 static struct lesson_set lessons;
 static struct device_list devices;

@@ -783,7 +783,7 @@ elif "$tutor" --devices >/dev/null 2>&1; then
         bench13 --clblast-params "$tmp/cb/clblast_xgemm_direct_1_32.json" --clblast-params "$tmp/cb/clblast_xgemm_1_32.json"
     grep -q '^CLBlast: tuned for this device by its tuners: XgemmDirect (clblast_xgemm_direct_1_32.json), Xgemm (clblast_xgemm_1_32.json)$' "$tmp/out" ||
         not_ok "the table names the kernels and files applied to CLBlast"
-    grep -q 'Fastest: lesson 13 at .*% of CLBlast (tuned)$' "$tmp/out" || not_ok "the fastest lesson against CLBlast (tuned)"
+    grep -Eq 'Fastest: lesson 13 at .*% of CLBlast \(tuned\)(,|$)' "$tmp/out" || not_ok "the fastest lesson against CLBlast (tuned)"
     expect "CLMM_TUTOR_CLBLAST_PARAMS applies them as --clblast-params does" 0 '"title": "CLBlast \(tuned\)"' \
         env CLMM_TUTOR_CLBLAST_PARAMS="$tmp/cb/clblast_xgemm_1_32.json::$tmp/cb/clblast_copy_32.json" \
         "$tutor" --bench --lesson 13 --size 256 --reps 1 --format json
@@ -825,6 +825,44 @@ else
     echo "SKIP: no OpenCL device; CLBlast's tuned parameters were not applied"
 fi
 # ---- end of CLBlast tuned by its own tuners ----
+
+# ---- the CPU's BLAS (OpenBLAS) as a reference row ----
+# Whether the build has it is configure's answer (config.h), not the program's: a row that
+# went missing fails here rather than skipping.
+cpublas() { "$tutor" --bench --lesson 0 --size 96x80x72 --reps 2 "$@"; }
+if ! grep -q '^#define HAVE_CBLAS 1' "$top_builddir/config.h" 2>/dev/null; then
+    echo "SKIP: this build has no CBLAS (Debian: libopenblas-dev); the CPU BLAS row was not measured"
+    if "$tutor" --devices >/dev/null 2>&1; then
+        cpublas >"$tmp/out" 2>"$tmp/err"
+        if grep -q 'CPU BLAS' "$tmp/out"; then not_ok "no CPU BLAS row without a CBLAS"
+        else ok "no CPU BLAS row without a CBLAS"; fi
+    fi
+elif "$tutor" --devices >/dev/null 2>&1; then
+    expect "the CPU BLAS row is measured, with OpenBLAS's threads in its title" 0 \
+        '^ref  CPU BLAS \(1 thread\) +[0-9.]+ +[0-9]+% +[0-9.]+ +[0-9.]+  [0-9.]+e-[0-9]+$' \
+        env OPENBLAS_NUM_THREADS=1 "$tutor" --bench --lesson 0 --size 96x80x72 --reps 2
+    grep -Eq '^ref +- +runs on the host CPU' "$tmp/out" || ! grep -q '^Against the ceilings' "$tmp/out" ||
+        not_ok "the CPU BLAS row is not set against the device's ceilings"
+    grep -Eq '^Fastest: lesson 0 at .*[0-9]+% of CPU BLAS \(1 thread\)$' "$tmp/out" ||
+        not_ok "the fastest lesson against the CPU BLAS row"
+    expect "the CPU BLAS row with as many threads as OPENBLAS_NUM_THREADS" 0 '^ref  CPU BLAS \(2 threads\) ' \
+        env OPENBLAS_NUM_THREADS=2 "$tutor" --bench --lesson 0 --size 96x80x72 --reps 2
+    expect "the CPU BLAS row after CLBlast's, both verified (CSV)" 0 \
+        ',-2,"CPU BLAS \([0-9]+ threads?\)","",96,80,72,96,80,72,ok,([0-9.e+-]+,){10}(exhaustive|sampled\+projections),' \
+        cpublas --format csv
+    awk -F, '$2 == -1 { c = NR } $2 == -2 { b = NR } END { exit !(b && (!c || c < b)) }' "$tmp/out" ||
+        not_ok "CSV: the CPU BLAS row comes after CLBlast's"
+    expect "JSON: the CPU BLAS row" 0 '"title": "CPU BLAS \(' cpublas --format json
+    json_has "$tmp/out" '([(r["status"], r["max_error"] <= r["tolerance"], r["gflops_median"] > 0, r["tuned"],
+        "pct_peak" in r, r["m"], r["n"], r["k"]) for r in d["results"] if r["lesson"] == -2] ==
+        [("ok", True, True, False, False, 96, 80, 72)])' ||
+        not_ok "JSON: the CPU BLAS row verified, measured, not tuned, not against the ceilings"
+    expect "--no-reference leaves the CPU BLAS row out" 0 '^  0 ' cpublas --no-reference
+    if grep -q 'CPU BLAS' "$tmp/out"; then not_ok "--no-reference: no CPU BLAS row"; else ok "--no-reference: no CPU BLAS row"; fi
+else
+    echo "SKIP: no OpenCL device; the CPU BLAS row was not measured"
+fi
+# ---- end of the CPU's BLAS ----
 
 # ---- exercises (tests/exercises, tests/exercises-bad) ----
 # The fixture exercises: 1 has a wrong store, 2 is "predict, then measure". Progress goes to a

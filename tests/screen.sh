@@ -301,14 +301,25 @@ keys q
 check_restored "q after the demo" 0
 
 # ---- the whole ladder, its numbers, and keys that never surprise ----
-# bar_lessons: the lesson numbers that have a bar with a figure and its spread, and
-# "ref" for CLBlast, one a line, from the screen as it is now (its title, "CLBlast
-# (defaults)", cut to "CLBlast (defau…" in a narrow pane).
+# bar_lessons: the lesson numbers that have a bar with a figure and its spread, "ref" for
+# CLBlast and "cpu" for the CPU's BLAS, one a line, from the screen as it is now (their
+# titles, "CLBlast (defaults)" and "CPU BLAS (2 threads)", cut to "CLBlast (defau…" and
+# "CPU BLAS (2 th…" in a narrow pane).
 bar_lessons() {
     screen_text | grep -Eo "(^|│|\|) ?[0-9]{1,2}( |┆|:)[^│|]*[0-9.]+ (±|\+-)[0-9.]+%" |
         sed -E 's/^(│|\|)? ?([0-9]+)( |┆|:).*/\2/' | sort -un
     screen_text | grep -Eq "CLBlast \\(def[^ ]* +[^ ]+ [0-9.]+ (±|\+-)" && echo ref
+    screen_text | grep -Eq "CPU BLAS \\([^│|]* [0-9.]+ (±|\+-)" && echo cpu
 }
+# The reference rows of this build: CLBlast's and, with a CBLAS (configure's answer in
+# config.h, not the program's), the CPU's BLAS, whose bar takes the room of one more lesson
+# at 80x24.
+refs="ref "
+at80="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 "
+if grep -q '^#define HAVE_CBLAS 1' "$top_builddir/config.h" 2>/dev/null; then
+    refs="ref cpu "
+    at80="0 1 2 3 4 5 6 7 8 9 10 11 12 13 "
+fi
 # all_bars NAME WANT: the lessons and CLBlast with a bar are WANT ("0 1 ... ref ").
 all_bars() {
     i=0
@@ -327,14 +338,14 @@ for geometry in "80 24" "120 40"; do
     check "a runs every lesson" "all lessons: [0-9]+ of"
     wait_for "CLBlast \\(def[^ ]* +[^ ]+ [0-9.]+" 240 >/dev/null
     check_gone "the series ends" "all lessons: [0-9]+ of"
-    # At 120x40 every lesson of the set (all of --list) and CLBlast have a bar; at 80x24 the pane
-    # holds two bars fewer, and those left out are the farthest from the current lesson (5).
+    # At 120x40 every lesson of the set (all of --list) and the reference rows have a bar; at
+    # 80x24 the pane holds fewer, and those left out are the farthest from the current lesson (5).
     if [ "$geometry" = "80 24" ]; then
-        all_bars "every lesson but the two farthest from the current and CLBlast have a bar at 80x24" \
-            "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 ref "
+        all_bars "every lesson but the farthest from the current and the references have a bar at 80x24" \
+            "$at80$refs"
     else
-        all_bars "every lesson this device runs and CLBlast have a bar at ${geometry% *}x${geometry#* }" \
-            "${bars}ref "
+        all_bars "every lesson this device runs and the references have a bar at ${geometry% *}x${geometry#* }" \
+            "${bars}$refs"
     fi
     # Lessons 2 to 4, a side branch, marked beside the main ladder; the legend names it.
     check "the side branch's bars are marked at ${geometry% *}x${geometry#* }" " 2┆One row of C"
@@ -374,7 +385,7 @@ keys v +
 check "+ goes to 128" "Lesson 5 \(6 of $count\).*128"
 keys -
 check "- comes back to 64" "Lesson 5 \(6 of $count\).*64"
-all_bars "+ then - keeps the ladder measured at 64" "${bars}ref "
+all_bars "+ then - keeps the ladder measured at 64" "${bars}$refs"
 keys Escape
 check "Esc on the screen says how to quit" "Esc closes windows and prompts; q quits"
 keys Escape n

@@ -6,6 +6,7 @@
 #include "units.h"
 #include "../src/hostcode.h"
 #include "../src/measure.h"
+#include "../src/runner_opencl.h"
 
 /* The generator never reads the kernel, so any existing file will do: this one. */
 static const char *const kernel_dirs[] = { CLMM_SRCDIR "/tests", NULL };

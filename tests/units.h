@@ -39,5 +39,6 @@ Suite *json_suite(void);
 Suite *compare_suite(void);
 Suite *clblastparams_suite(void);
 Suite *needs_suite(void);
+Suite *reference_suite(void);
 
 #endif
