@@ -215,24 +215,25 @@ static void print_notes(const struct side *t, FILE *out, size_t from, size_t to)
             put_wrapped(out, label, r->params);
         }
     for (int d = 0; d < t->n; d++) {
-        const struct run_result *best = NULL, *ref = NULL;
+        const struct run_result *best = NULL;
         for (size_t i = from; i < to; i++) {
             const struct run_result *r = &t->rows[i].cells[d];
-            if (!t->rows[i].have[d] || r->status != RUN_OK)
-                continue;
-            if (r->lesson < 0)
-                ref = r;
-            else if (r->precision != PRECISION_TF32 && (!best || r->gflops.median > best->gflops.median))
+            if (t->rows[i].have[d] && r->status == RUN_OK && r->lesson >= 0 && r->precision != PRECISION_TF32 &&
+                (!best || r->gflops.median > best->gflops.median))
                 best = r;
         }
         if (!best)
             continue;
         fprintf(out, "Fastest on [%d]: lesson %d at %.1f GFLOPS", t->devices[d]->index, best->lesson,
                 best->gflops.median);
-        if (ref && ref->gflops.median > 0) {
-            char *title = text_printable(ref->title, false);
-            fprintf(out, ", %.0f%% of %s", 100.0 * best->gflops.median / ref->gflops.median, title);
-            free(title);
+        /* Its share of each reference row (CLBlast, the CPU's BLAS), in the order measured. */
+        for (size_t i = from; i < to; i++) {
+            const struct run_result *ref = &t->rows[i].cells[d];
+            if (t->rows[i].have[d] && ref->status == RUN_OK && ref->lesson < 0 && ref->gflops.median > 0) {
+                char *title = text_printable(ref->title, false);
+                fprintf(out, ", %.0f%% of %s", 100.0 * best->gflops.median / ref->gflops.median, title);
+                free(title);
+            }
         }
         fputc('\n', out);
     }

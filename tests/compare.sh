@@ -57,6 +57,12 @@ expect "a list item that matches nothing" 3 'no OpenCL device matches "nosuchdev
 
 # --device all: a column per device, each named over its column.
 expect "--device all" 0 'GFLOPS \[0\]' bench --lesson 1 --device all
+# The fastest line of each device names its share of every reference row the build has.
+refs=
+grep -q '^#define HAVE_CLBLAST 1' "$top_builddir/config.h" 2>/dev/null && refs="$refs, [0-9]+% of CLBlast \\(defaults\\)"
+grep -q '^#define HAVE_CBLAS 1' "$top_builddir/config.h" 2>/dev/null && refs="$refs, [0-9]+% of CPU BLAS"
+expect "--device all: the fastest line against each reference row" 0 "Fastest on \[0\]: lesson 1 at [0-9.]+ GFLOPS$refs" \
+    bench --lesson 1 --device all
 columns=$(grep -c 'GFLOPS \[[0-9]*\]' "$tmp/out")
 header=$(grep -o 'GFLOPS \[[0-9]*\]' "$tmp/out" | wc -l)
 first=$("$tutor" --devices | sed -n 's/^  \[0\] [0-9]*:[0-9]*  //p' | cut -c1-12 | sed 's/ *$//')
