@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ceilings.h"
@@ -23,9 +24,11 @@
 #include "excommands.h"
 #include "device.h"
 #include "measure.h"
+#include "meter.h"
 #include "needs.h"
 #include "ocl.h"
 #include "params.h"
+#include "plot.h"
 #include "reference.h"
 #include "str.h"
 #include "text.h"
@@ -245,20 +248,55 @@ int commands_clblast_params(const struct options *opts, struct clblast_params *c
     return EXIT_OK;
 }
 
+/* What a --bench run shows as it goes: the progress line on a terminal, and the chart of
+   --plot, which takes every row the table prints. */
+struct bench_view {
+    struct meter meter;
+    struct plot plot;
+    size_t step, steps;         /* the rows measured so far, and in all */
+    size_t nsizes;
+};
+
+/* The next row begins: "lesson 5 (6 of 26) at 1024x1024x1024 [size 1 of 3]". */
+static void bench_step(struct bench_view *bv, const char *who, size_t size, struct gemm_size sz)
+{
+    char what[256], of_sizes[64] = "";
+
+    if (bv->nsizes > 1)
+        snprintf(of_sizes, sizeof of_sizes, " [size %zu of %zu]", size + 1, bv->nsizes);
+    snprintf(what, sizeof what, "%s (%zu of %zu) at %lldx%lldx%lld%s", who, bv->step + 1, bv->steps, sz.m, sz.n,
+             sz.k, of_sizes);
+    meter_start(&bv->meter, what, bv->steps - bv->step - 1);
+}
+
+/* A row measured: the line is blanked before the table prints it, and the chart keeps it. */
+static void bench_row(struct bench_view *bv, struct report *rep, int size, const struct run_result *r)
+{
+    meter_finish(&bv->meter);
+    meter_clear(&bv->meter);
+    bv->step++;
+    report_row(rep, r);
+    plot_add_result(&bv->plot, size, r);
+}
+
 /* Measures the selected lessons at every size; a failing lesson does not stop the others. */
 static int bench(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
 {
     struct ceilings ceilings;
-    char path[4096];
+    char path[4096], device[600];
     struct params_request req;
     struct report rep;
     struct clblast_params *cp = xcalloc(1, sizeof *cp);
     const struct clblast_params *tuned;
+    struct bench_view *bv = xcalloc(1, sizeof *bv);
+    struct measure_config mc = opts->measure;
+    size_t lessons = 0, references = 0;
     int status;
 
     /* The CLBlast row's parameters, before anything is measured. */
     if ((status = commands_clblast_params(opts, cp, &tuned)) != EXIT_OK) {
         free(cp);
+        free(bv);
         return status;
     }
     if (tuned) {
@@ -266,16 +304,30 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         error_init(&e);
         if (reference_apply(cl, tuned, &e) < 0) {
             free(cp);
+            free(bv);
             return commands_fail(EXIT_ENVIRONMENT, &e);
         }
     }
     params_request_init(opts, path, sizeof path, &req);
     bench_ceilings(cl, &ceilings);
+    device_describe(cl->device, device, sizeof device);
+    plot_init(&bv->plot, device, time(NULL), "clmm-tutor --bench", NULL);
+    for (size_t i = 0; i < set->count; i++)
+        lessons += lesson < 0 || set->items[i].number == lesson;
+#ifdef HAVE_CLBLAST
+    references = !opts->no_reference;
+#endif
+    bv->nsizes = opts->nsizes;
+    bv->steps = opts->nsizes * (lessons + references);
+    meter_init(&bv->meter, stderr);
+    mc.progress = meter_progress;
+    mc.progress_ctx = &bv->meter;
     report_begin(&rep, stdout, opts->format, cl->device, &opts->measure, &ceilings, tuned);
     for (size_t s = 0; s < opts->nsizes; s++) {
         struct workspace w;
         struct error e;
         bool ready;
+        int at = plot_size(&bv->plot, opts->sizes[s]);
 
         error_init(&e);
         report_size_begin(&rep, opts->sizes[s]);
@@ -288,19 +340,22 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
             struct run_result r;
             struct error why;
             bool chosen;
+            char who[32];
             if (lesson >= 0 && l->number != lesson)
                 continue;
+            snprintf(who, sizeof who, "lesson %d", l->number);
+            bench_step(bv, who, s, opts->sizes[s]);
             run_result_init(&r);
             error_init(&why);
             /* The tuner's parameters depend on the size; --param was checked before. */
             chosen = params_choose(&req, l, cl->device, opts->sizes[s], &ps, &origin, &why) == 0;
             if (chosen && ready)
-                measure_lesson(&w, l, &ps, &opts->measure, &r);
+                measure_lesson(&w, l, &ps, &mc, &r);
             else
                 measure_refused(l, &ps, opts->sizes[s], chosen ? &e : &why, &r);
             r.origin = origin;
             error_clear(&why);
-            report_row(&rep, &r);
+            bench_row(bv, &rep, at, &r);
             if (r.status != RUN_OK)
                 status = EXIT_RUN_FAILED;
             run_result_free(&r);
@@ -308,15 +363,31 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         if (ready && !opts->no_reference) {
             struct run_result r;
             run_result_init(&r);
-            if (reference_measure(&w, tuned, &opts->measure, &r))
-                report_row(&rep, &r);
+            bench_step(bv, "the reference", s, opts->sizes[s]);
+            if (reference_measure(&w, tuned, &mc, &r))
+                bench_row(bv, &rep, at, &r);
             run_result_free(&r);
+        } else {
+            bv->step += references;   /* not measured at a size the device cannot hold */
         }
+        meter_clear(&bv->meter);
         if (ready)
             workspace_free(&w);
         report_size_end(&rep);
     }
     report_end(&rep);
+    if (opts->plot_file) {
+        struct error e;
+        error_init(&e);
+        if (plot_save(&bv->plot, opts->plot_file, &e) < 0) {
+            error_prefix(&e, "--plot");
+            status = commands_fail(EXIT_ENVIRONMENT, &e);
+        } else {
+            fprintf(stderr, "clmm-tutor: the chart is in %s\n", opts->plot_file);
+        }
+    }
+    plot_free(&bv->plot);
+    free(bv);
     free(cp);
     return status;
 }
@@ -448,32 +519,55 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     return status;
 }
 
+/* The directory a new file path would go to, when it cannot be made there: says why, as an
+   error of option (a usage error), and returns false. */
+static bool dir_writable(const char *option, const char *path)
+{
+    struct stat st;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0)
+        return true;
+    fprintf(stderr, "clmm-tutor: %s: %s cannot be created: %s %s; give a file in a directory you "
+                    "can write\nTry 'clmm-tutor --help'.\n", option, path, dir,
+            stat(dir, &st) != 0 ? "does not exist" : !S_ISDIR(st.st_mode) ? "is not a directory"
+                                                                           : "cannot be written");
+    return false;
+}
+
 /* --binary FILE: refused when FILE exists, whatever it is (a file, a directory, a link):
    the program binary goes to a new file, never over one; and before the build, when the
    directory it would go to is not one that can be written. */
 static int check_binary_file(const char *path)
 {
     struct stat st;
-    char dir[4096];
-    const char *slash;
 
     if (!path)
         return EXIT_OK;
-    if (lstat(path, &st) != 0) {
-        slash = strrchr(path, '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
-            fprintf(stderr, "clmm-tutor: --binary: %s cannot be created: %s %s; give a file in a directory you "
-                            "can write\nTry 'clmm-tutor --help'.\n", path, dir,
-                    stat(dir, &st) != 0 ? "does not exist" : !S_ISDIR(st.st_mode) ? "is not a directory"
-                                                                                   : "cannot be written");
-            return EXIT_USAGE;
-        }
-        return EXIT_OK;
-    }
+    if (lstat(path, &st) != 0)
+        return dir_writable("--binary", path) ? EXIT_OK : EXIT_USAGE;
     fprintf(stderr, "clmm-tutor: --binary: %s exists (%s); give a new file name: an existing file is never "
                     "replaced\nTry 'clmm-tutor --help'.\n", path, S_ISREG(st.st_mode) ? "a file" : files_kind(st.st_mode));
     return EXIT_USAGE;
+}
+
+/* --plot FILE: before anything is measured, refused when FILE could not be written: its
+   directory missing or not writable, or FILE something other than a regular file (a
+   regular one is replaced, as a shell's > would). */
+static int check_plot_file(const char *path)
+{
+    struct stat st;
+
+    if (!path)
+        return EXIT_OK;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "clmm-tutor: --plot: %s is %s; give the name of a file to write\n"
+                        "Try 'clmm-tutor --help'.\n", path, files_kind(st.st_mode));
+        return EXIT_USAGE;
+    }
+    return dir_writable("--plot", path) ? EXIT_OK : EXIT_USAGE;
 }
 
 /* Writes the program binary to a new file (O_EXCL: one made meanwhile is not replaced). */
@@ -828,7 +922,8 @@ int commands_run(const struct options *opts, commands_screen *screen)
         break;
     }
     case MODE_BENCH:
-        status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson, bench);
+        if ((status = check_plot_file(opts->plot_file)) == EXIT_OK)
+            status = with_device(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson, bench);
         break;
     case MODE_INSIDE:
         if (lesson_set_find(&set, lesson)->engine == ENGINE_HOST) {
