@@ -257,14 +257,14 @@ struct bench_view {
     size_t nsizes;
 };
 
-/* The next row begins: "lesson 5 (6 of 26) at 1024x1024x1024 [size 1 of 3]". */
+/* The next row begins: "lesson 5, 6 of 26, at 1024x1024x1024 (size 1 of 3)". */
 static void bench_step(struct bench_view *bv, const char *who, size_t size, struct gemm_size sz)
 {
     char what[256], of_sizes[64] = "";
 
     if (bv->nsizes > 1)
-        snprintf(of_sizes, sizeof of_sizes, " [size %zu of %zu]", size + 1, bv->nsizes);
-    snprintf(what, sizeof what, "%s (%zu of %zu) at %lldx%lldx%lld%s", who, bv->step + 1, bv->steps, sz.m, sz.n,
+        snprintf(of_sizes, sizeof of_sizes, " (size %zu of %zu)", size + 1, bv->nsizes);
+    snprintf(what, sizeof what, "%s, %zu of %zu, at %lldx%lldx%lld%s", who, bv->step + 1, bv->steps, sz.m, sz.n,
              sz.k, of_sizes);
     meter_start(&bv->meter, what, bv->steps - bv->step - 1);
 }
@@ -363,7 +363,7 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
         if (ready && !opts->no_reference) {
             struct run_result r;
             run_result_init(&r);
-            bench_step(bv, "the reference", s, opts->sizes[s]);
+            bench_step(bv, "reference", s, opts->sizes[s]);
             if (reference_measure(&w, tuned, &mc, &r))
                 bench_row(bv, &rep, at, &r);
             run_result_free(&r);
@@ -392,9 +392,42 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
     return status;
 }
 
-static void print_step(void *lesson, const struct tune_step *st)
+/* What a --tune run shows as it goes: each configuration's line, and the progress line on a
+   terminal. */
+struct tune_view {
+    const struct lesson *l;
+    struct gemm_size size;
+    struct meter meter;
+    size_t max_configs, logged, measured;
+};
+
+/* The configuration to come: "lesson 9 at 1024x1024x1024: configuration 5 of 100", of those
+   this run measures at most (the log's replayed ones left out). */
+static void tune_next(struct tune_view *tv, size_t space, size_t done)
 {
-    report_tune_step(stdout, lesson, st);
+    size_t left = space - done, run = tv->max_configs - tv->measured;
+    size_t after = (left < run ? left : run), total = tv->measured + after;
+    char what[256];
+
+    if (after == 0)
+        return;
+    snprintf(what, sizeof what, "lesson %d at %lldx%lldx%lld: configuration %zu of %zu", tv->l->number, tv->size.m,
+             tv->size.n, tv->size.k, tv->measured + 1, total);
+    meter_start(&tv->meter, what, after - 1);
+}
+
+static void print_step(void *ctx, const struct tune_step *st)
+{
+    struct tune_view *tv = ctx;
+
+    if (!st->from_log) {
+        meter_finish(&tv->meter);
+        tv->measured++;
+    }
+    meter_clear(&tv->meter);
+    report_tune_step(stdout, tv->l, st);
+    fflush(stdout);
+    tune_next(tv, st->space, st->done);
 }
 
 /* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted a search, 0 until one came. A
@@ -464,10 +497,11 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     struct tune_options to = { opts->measure, opts->max_configs, opts->time_limit_s, opts->restart };
     char device[600], log_path[4096], saved[4096], *title;
     struct tune_result res;
+    struct tune_view tv = { l, opts->sizes[0], { 0 }, opts->max_configs, 0, 0 };
     struct workspace w;
     struct error e;
     bool kept = false;
-    int status;
+    int status, rc;
 
     error_init(&e);
     if (l->nparams == 0) {
@@ -496,11 +530,16 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     printf("Log (to resume): %s\n\n", log_path);
     fflush(stdout);
     to.measure.cancel = &interrupted;
-    if (tune_run(&w, l, &to, log_path, print_step, (void *)l, &res, &e) < 0) {
-        workspace_free(&w);
-        return commands_fail(EXIT_ENVIRONMENT, &e);
-    }
+    meter_init(&tv.meter, stderr);
+    tv.meter.deadline_s = to.time_limit_s;
+    to.measure.progress = meter_progress;
+    to.measure.progress_ctx = &tv.meter;
+    tune_next(&tv, tune_space_size(l), 0);
+    rc = tune_run(&w, l, &to, log_path, print_step, &tv, &res, &e);
+    meter_clear(&tv.meter);
     workspace_free(&w);
+    if (rc < 0)
+        return commands_fail(EXIT_ENVIRONMENT, &e);
     report_tune_summary(stdout, l, &res, opts->restart);
     status = res.verified > 0 ? EXIT_OK : EXIT_RUN_FAILED;
     if (res.verified > 0 &&

@@ -38,7 +38,7 @@ void meter_line(char *buf, size_t len, const char *what, double elapsed, double 
 
     duration(spent, sizeof spent, elapsed);
     duration(to_go, sizeof to_go, left);
-    snprintf(line, sizeof line, "%s, %s elapsed, %s%s%s", what, spent, left < 0 ? "estimating the time left" : "about ",
+    snprintf(line, sizeof line, "%s: %s elapsed, %s%s%s", what, spent, left < 0 ? "time left not known yet" : "about ",
              left < 0 ? "" : to_go, left < 0 ? "" : " left");
     n = str_prefix(line, width > 1 ? (size_t)width - 1 : 0);
     snprintf(buf, len, "%.*s", (int)n, line);
@@ -54,16 +54,24 @@ static int terminal_width(FILE *out)
 }
 
 /* The time left: the mean of the steps finished for each step to come, and for the step
-   running its own estimate, else what the mean leaves of it. */
+   running its own estimate, else what the mean leaves of it; with a deadline, no more
+   than the steps that may still start before it. */
 static double left_s(const struct meter *m, double now)
 {
-    double mean, running;
+    double mean, running, left, until;
 
     if (m->finished == 0)
         return -1;
     mean = m->finished_s / (double)m->finished;
     running = m->step_left >= 0 ? m->step_left : mean - (now - m->step_started);
-    return (running > 0 ? running : 0) + mean * (double)m->after;
+    running = running > 0 ? running : 0;
+    left = running + mean * (double)m->after;
+    if (m->deadline_s > 0) {
+        until = m->deadline_s - (now - m->started);
+        until = running + (until > 0 ? until : 0) + mean;
+        left = until < left ? until : left;
+    }
+    return left;
 }
 
 static void draw(struct meter *m)

@@ -1,5 +1,5 @@
 /* meter.h: a progress line for the command line's long runs (--bench, --tune) on stderr:
-   "lesson 5 (6 of 26) at 1024x1024x1024, 0:42 elapsed, about 3:10 left", written over
+   "lesson 5, 6 of 26, at 1024x1024x1024: 42 s elapsed, about 3:10 left", written over
    itself with \r while a terminal shows it, and blanked when done and before anything else
    is printed; nothing at all when the stream is not a terminal. Engine code: no curses. */
 #ifndef CLMM_METER_H
@@ -20,6 +20,7 @@ struct meter {
     double finished_s;          /* time of the steps finished */
     size_t finished;
     double step_left;           /* the measurement's own estimate for the step running; < 0: none */
+    double deadline_s;          /* no step starts this long after the first (--time-limit); 0: none */
     double drawn_at;
     size_t shown;               /* characters on the line now */
 };
