@@ -167,6 +167,10 @@ static void tick_text(double v, char *buf, size_t len)
 /* What a point that is not a figure says. */
 static void point_note(const struct plot_point *pt, char *buf, size_t len)
 {
+    if (pt->stale) {
+        snprintf(buf, len, "measured only with other parameters (%s)", pt->why);
+        return;
+    }
     switch (pt->status) {
     case RUN_WRONG: snprintf(buf, len, "WRONG RESULT (not timed)%s%s", pt->why[0] ? ": " : "", pt->why); break;
     case RUN_REFUSED: snprintf(buf, len, "refused: %s", pt->why); break;
@@ -230,7 +234,7 @@ static void bars(FILE *out, const struct plot *p)
         if (!pt->have)
             continue;
         rows++;
-        if (pt->status == RUN_OK && pt->gflops > 0) {
+        if (pt->status == RUN_OK && !pt->stale && pt->gflops > 0) {
             fastest = pt->gflops > fastest ? pt->gflops : fastest;
             least = least == 0 || pt->gflops < least ? pt->gflops : least;
         }
@@ -272,7 +276,7 @@ static void bars(FILE *out, const struct plot *p)
         svg_text(out, LABEL_X + 50, y + BAR_H - 7, 24, SVG_END, s->current, INK, 0, label);
         series_title(s, label, sizeof label);
         text_fit(out, LABEL_X + 64, y + BAR_H - 7, 24, SVG_START, s->current, INK, BAR_X - LABEL_X - 84, label);
-        if (pt->status == RUN_OK) {
+        if (pt->status == RUN_OK && !pt->stale) {
             double end = bar_x(p, pt->gflops, lo, top);
             /* A bar of any speed shows, however slow: the figure beside it says how much. */
             if (end - BAR_X < 3 && pt->gflops > 0)
@@ -282,8 +286,8 @@ static void bars(FILE *out, const struct plot *p)
             svg_text(out, end + 10, y + BAR_H - 7, 24, SVG_START, 1, INK, 0, value);
         } else {
             point_note(pt, note, sizeof note);
-            text_fit(out, BAR_X + 12, y + BAR_H - 7, 22, SVG_START, pt->status == RUN_WRONG, status_ink(pt->status),
-                     WIDTH - BAR_X - 40, note);
+            text_fit(out, BAR_X + 12, y + BAR_H - 7, 22, SVG_START, pt->status == RUN_WRONG,
+                     pt->stale ? GREY : status_ink(pt->status), WIDTH - BAR_X - 40, note);
         }
         tf32 |= s->tf32;
         reference |= s->reference;
@@ -345,19 +349,24 @@ static bool size_positions(const struct plot *p, double *x)
    and 128", "wrong at 256", or "refused at every size: why". */
 static void missing_sizes(const struct plot *p, const struct plot_series *s, char *buf, size_t len)
 {
-    static const char *const names[] = { [RUN_OK] = "", [RUN_WRONG] = "wrong", [RUN_REFUSED] = "refused",
-                                         [RUN_ERROR] = "failed" };
+    /* RUN_OK here: a point measured only with other parameters. */
+    static const char *const names[] = { [RUN_OK] = "other parameters only", [RUN_WRONG] = "wrong",
+                                         [RUN_REFUSED] = "refused", [RUN_ERROR] = "failed" };
     struct str out;
 
     str_init(&out, buf, len);
-    for (int st = RUN_WRONG; st <= RUN_ERROR; st++) {
+    for (int st = RUN_OK; st <= RUN_ERROR; st++) {
         size_t count = 0, done = 0;
         const char *why = "";
-        for (size_t i = 0; i < p->nsizes; i++)
-            if (s->at[i].have && (int)s->at[i].status == st) {
+        bool of[PLOT_MAX_SIZES];
+        for (size_t i = 0; i < p->nsizes; i++) {
+            const struct plot_point *pt = &s->at[i];
+            of[i] = pt->have && (int)pt->status == st && (st != RUN_OK || pt->stale);
+            if (of[i]) {
                 count++;
-                why = s->at[i].why;
+                why = pt->why;
             }
+        }
         if (count == 0)
             continue;
         if (count == p->nsizes) {
@@ -366,7 +375,7 @@ static void missing_sizes(const struct plot *p, const struct plot_series *s, cha
         }
         str_appendf(&out, "; ", "%s at", names[st]);
         for (size_t i = 0; i < p->nsizes; i++)
-            if (s->at[i].have && (int)s->at[i].status == st) {
+            if (of[i]) {
                 char size[96];
                 size_text(p->sizes[i], size, sizeof size);
                 done++;
@@ -392,8 +401,8 @@ static void lines(FILE *out, const struct plot *p)
         for (size_t k = 0; k < p->nsizes; k++) {
             const struct plot_point *pt = &p->series[i].at[k];
             any |= pt->have;
-            missing |= pt->have && pt->status != RUN_OK;
-            if (pt->have && pt->status == RUN_OK && pt->gflops > top)
+            missing |= pt->have && (pt->status != RUN_OK || pt->stale);
+            if (pt->have && pt->status == RUN_OK && !pt->stale && pt->gflops > top)
                 top = pt->gflops;
         }
         entries += any;
@@ -440,7 +449,7 @@ static void lines(FILE *out, const struct plot *p)
         bool any = false;
         for (size_t k = 0; k <= p->nsizes; k++) {
             const struct plot_point *pt = k < p->nsizes ? &s->at[k] : NULL;
-            if (pt && pt->have && pt->status == RUN_OK) {
+            if (pt && pt->have && pt->status == RUN_OK && !pt->stale) {
                 xs[n] = PLOT_X0 + pos[k] * (PLOT_X1 - PLOT_X0);
                 ys[n] = y1 - pt->gflops / top * (y1 - PLOT_Y0);
                 n++;

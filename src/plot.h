@@ -25,6 +25,8 @@ struct plot_point {
     enum run_status status;
     double gflops;              /* the median, when status is RUN_OK */
     char why[200];              /* otherwise what happened, as the table says it */
+    bool stale;                 /* measured only with other parameters, why[] names them:
+                                   no figure of the parameters in use */
 };
 
 struct plot_series {
