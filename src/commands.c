@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ceilings.h"
@@ -23,9 +24,11 @@
 #include "excommands.h"
 #include "device.h"
 #include "measure.h"
+#include "meter.h"
 #include "needs.h"
 #include "ocl.h"
 #include "params.h"
+#include "plot.h"
 #include "reference.h"
 #include "runner_clblast.h"
 #include "str.h"
@@ -246,10 +249,42 @@ int commands_clblast_params(const struct options *opts, struct clblast_params *c
     return EXIT_OK;
 }
 
+/* What a --bench run shows as it goes: the progress line on a terminal, and the chart of
+   --plot, which takes every row the table prints. */
+struct bench_view {
+    struct meter meter;
+    struct plot plot;
+    struct measure_config mc;   /* opts->measure, with the progress line as its hook */
+    size_t step, steps;         /* the rows measured so far, and in all */
+    size_t nsizes;
+};
+
+/* The next row begins: "lesson 5, 6 of 26, at 1024x1024x1024 (size 1 of 3)". */
+static void bench_step(struct bench_view *bv, const char *who, size_t size, struct gemm_size sz)
+{
+    char what[256], of_sizes[64] = "";
+
+    if (bv->nsizes > 1)
+        snprintf(of_sizes, sizeof of_sizes, " (size %zu of %zu)", size + 1, bv->nsizes);
+    snprintf(what, sizeof what, "%s, %zu of %zu, at %lldx%lldx%lld%s", who, bv->step + 1, bv->steps, sz.m, sz.n,
+             sz.k, of_sizes);
+    meter_start(&bv->meter, what, bv->steps - bv->step - 1);
+}
+
+/* A row measured: the line is blanked before the table prints it, and the chart keeps it. */
+static void bench_row(struct bench_view *bv, struct report *rep, int size, const struct run_result *r)
+{
+    meter_finish(&bv->meter);
+    meter_clear(&bv->meter);
+    bv->step++;
+    report_row(rep, r);
+    plot_add_result(&bv->plot, size, r);
+}
+
 /* Measures the selected lessons at every size on one device, into rep; a failing lesson does
    not stop the others. */
 static int bench_device(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl,
-                        const struct clblast_params *tuned, struct report *rep)
+                        const struct clblast_params *tuned, struct report *rep, struct bench_view *bv)
 {
     char path[4096];
     struct params_request req;
@@ -260,6 +295,7 @@ static int bench_device(const struct options *opts, const struct lesson_set *set
         struct workspace w;
         struct error e;
         bool ready;
+        int at = plot_size(&bv->plot, opts->sizes[s]);
 
         error_init(&e);
         report_size_begin(rep, opts->sizes[s]);
@@ -272,31 +308,40 @@ static int bench_device(const struct options *opts, const struct lesson_set *set
             struct run_result r;
             struct error why;
             bool chosen;
+            char who[32];
             if (lesson >= 0 && l->number != lesson)
                 continue;
+            snprintf(who, sizeof who, "lesson %d", l->number);
+            bench_step(bv, who, s, opts->sizes[s]);
             run_result_init(&r);
             error_init(&why);
             /* The tuner's parameters depend on the size; --param was checked before. */
             chosen = params_choose(&req, l, cl->device, opts->sizes[s], &ps, &origin, &why) == 0;
             if (chosen && ready)
-                measure_lesson(&w, l, &ps, &opts->measure, &r);
+                measure_lesson(&w, l, &ps, &bv->mc, &r);
             else
                 measure_refused(l, &ps, opts->sizes[s], chosen ? &e : &why, &r);
             r.origin = origin;
             error_clear(&why);
-            report_row(rep, &r);
+            bench_row(bv, rep, at, &r);
             if (r.status != RUN_OK)
                 status = EXIT_RUN_FAILED;
             run_result_free(&r);
         }
-        for (size_t k = 0; ready && !opts->no_reference && k < reference_count(); k++) {
+        for (size_t k = 0; !opts->no_reference && k < reference_count(); k++) {
             struct reference_settings rs = { tuned };
             struct run_result r;
+            if (!ready) {
+                bv->step++;     /* not measured at a size the device cannot hold */
+                continue;
+            }
             run_result_init(&r);
-            reference_measure(reference_at(k), &w, &rs, &opts->measure, &r);
-            report_row(rep, &r);
+            bench_step(bv, "reference", s, opts->sizes[s]);
+            reference_measure(reference_at(k), &w, &rs, &bv->mc, &r);
+            bench_row(bv, rep, at, &r);
             run_result_free(&r);
         }
+        meter_clear(&bv->meter);
         if (ready)
             workspace_free(&w);
         report_size_end(rep);
@@ -350,6 +395,9 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
     struct clblast_params *cp = xcalloc(1, sizeof *cp);
     struct compare saved_run, *saved;
     const struct clblast_params *tuned;
+    struct bench_view *bv;
+    char device[600];
+    size_t lessons = 0, references = opts->no_reference ? 0 : reference_count();
     int status;
 
     /* The CLBlast row's parameters and the saved run, before anything is measured. */
@@ -372,13 +420,37 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
         devices[d] = cls[d].device;
         bench_ceilings(&cls[d], &ceilings[d]);
     }
+    /* The progress line and the chart (of one device: --plot takes no list). */
+    bv = xcalloc(1, sizeof *bv);
+    device_describe(cls[0].device, device, sizeof device);
+    plot_init(&bv->plot, device, time(NULL), "clmm-tutor --bench", NULL);
+    for (size_t i = 0; i < set->count; i++)
+        lessons += lesson < 0 || set->items[i].number == lesson;
+    bv->nsizes = opts->nsizes;
+    bv->steps = n * opts->nsizes * (lessons + references);
+    meter_init(&bv->meter, stderr);
+    bv->mc = opts->measure;
+    bv->mc.progress = meter_progress;
+    bv->mc.progress_ctx = &bv->meter;
     report_begin(&rep, stdout, opts->format, devices, ceilings, (int)n, side, &opts->measure, tuned, saved);
     for (size_t d = 0; d < n; d++) {
         report_device(&rep, (int)d);
-        if (bench_device(opts, set, lesson, &cls[d], tuned, &rep) != EXIT_OK)
+        if (bench_device(opts, set, lesson, &cls[d], tuned, &rep, bv) != EXIT_OK)
             status = EXIT_RUN_FAILED;
     }
     report_end(&rep);
+    if (opts->plot_file) {
+        struct error e;
+        error_init(&e);
+        if (plot_save(&bv->plot, opts->plot_file, &e) < 0) {
+            error_prefix(&e, "--plot");
+            status = commands_fail(EXIT_ENVIRONMENT, &e);
+        } else {
+            fprintf(stderr, "clmm-tutor: the chart is in %s\n", opts->plot_file);
+        }
+    }
+    plot_free(&bv->plot);
+    free(bv);
     if (saved) {
         compare_notes(saved);
         compare_free(saved);
@@ -393,9 +465,42 @@ static int bench(const struct options *opts, const struct lesson_set *set, int l
     return bench_on(opts, set, lesson, cl, 1, false);
 }
 
-static void print_step(void *lesson, const struct tune_step *st)
+/* What a --tune run shows as it goes: each configuration's line, and the progress line on a
+   terminal. */
+struct tune_view {
+    const struct lesson *l;
+    struct gemm_size size;
+    struct meter meter;
+    size_t max_configs, logged, measured;
+};
+
+/* The configuration to come: "lesson 9 at 1024x1024x1024: configuration 5 of 100", of those
+   this run measures at most (the log's replayed ones left out). */
+static void tune_next(struct tune_view *tv, size_t space, size_t done)
 {
-    report_tune_step(stdout, lesson, st);
+    size_t left = space - done, run = tv->max_configs - tv->measured;
+    size_t after = (left < run ? left : run), total = tv->measured + after;
+    char what[256];
+
+    if (after == 0)
+        return;
+    snprintf(what, sizeof what, "lesson %d at %lldx%lldx%lld: configuration %zu of %zu", tv->l->number, tv->size.m,
+             tv->size.n, tv->size.k, tv->measured + 1, total);
+    meter_start(&tv->meter, what, after - 1);
+}
+
+static void print_step(void *ctx, const struct tune_step *st)
+{
+    struct tune_view *tv = ctx;
+
+    if (!st->from_log) {
+        meter_finish(&tv->meter);
+        tv->measured++;
+    }
+    meter_clear(&tv->meter);
+    report_tune_step(stdout, tv->l, st);
+    fflush(stdout);
+    tune_next(tv, st->space, st->done);
 }
 
 /* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted a search, 0 until one came. A
@@ -465,10 +570,11 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     struct tune_options to = { opts->measure, opts->max_configs, opts->time_limit_s, opts->restart };
     char device[600], log_path[4096], saved[4096], *title;
     struct tune_result res;
+    struct tune_view tv = { l, opts->sizes[0], { 0 }, opts->max_configs, 0, 0 };
     struct workspace w;
     struct error e;
     bool kept = false;
-    int status;
+    int status, rc;
 
     error_init(&e);
     if (l->nparams == 0) {
@@ -497,11 +603,16 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     printf("Log (to resume): %s\n\n", log_path);
     fflush(stdout);
     to.measure.cancel = &interrupted;
-    if (tune_run(&w, l, &to, log_path, print_step, (void *)l, &res, &e) < 0) {
-        workspace_free(&w);
-        return commands_fail(EXIT_ENVIRONMENT, &e);
-    }
+    meter_init(&tv.meter, stderr);
+    tv.meter.deadline_s = to.time_limit_s;
+    to.measure.progress = meter_progress;
+    to.measure.progress_ctx = &tv.meter;
+    tune_next(&tv, tune_space_size(l), 0);
+    rc = tune_run(&w, l, &to, log_path, print_step, &tv, &res, &e);
+    meter_clear(&tv.meter);
     workspace_free(&w);
+    if (rc < 0)
+        return commands_fail(EXIT_ENVIRONMENT, &e);
     report_tune_summary(stdout, l, &res, opts->restart);
     status = res.verified > 0 ? EXIT_OK : EXIT_RUN_FAILED;
     if (res.verified > 0 &&
@@ -520,32 +631,55 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     return status;
 }
 
+/* The directory a new file path would go to, when it cannot be made there: says why, as an
+   error of option (a usage error), and returns false. */
+static bool dir_writable(const char *option, const char *path)
+{
+    struct stat st;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0)
+        return true;
+    fprintf(stderr, "clmm-tutor: %s: %s cannot be created: %s %s; give a file in a directory you "
+                    "can write\nTry 'clmm-tutor --help'.\n", option, path, dir,
+            stat(dir, &st) != 0 ? "does not exist" : !S_ISDIR(st.st_mode) ? "is not a directory"
+                                                                           : "cannot be written");
+    return false;
+}
+
 /* --binary FILE: refused when FILE exists, whatever it is (a file, a directory, a link):
    the program binary goes to a new file, never over one; and before the build, when the
    directory it would go to is not one that can be written. */
 static int check_binary_file(const char *path)
 {
     struct stat st;
-    char dir[4096];
-    const char *slash;
 
     if (!path)
         return EXIT_OK;
-    if (lstat(path, &st) != 0) {
-        slash = strrchr(path, '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
-            fprintf(stderr, "clmm-tutor: --binary: %s cannot be created: %s %s; give a file in a directory you "
-                            "can write\nTry 'clmm-tutor --help'.\n", path, dir,
-                    stat(dir, &st) != 0 ? "does not exist" : !S_ISDIR(st.st_mode) ? "is not a directory"
-                                                                                   : "cannot be written");
-            return EXIT_USAGE;
-        }
-        return EXIT_OK;
-    }
+    if (lstat(path, &st) != 0)
+        return dir_writable("--binary", path) ? EXIT_OK : EXIT_USAGE;
     fprintf(stderr, "clmm-tutor: --binary: %s exists (%s); give a new file name: an existing file is never "
                     "replaced\nTry 'clmm-tutor --help'.\n", path, S_ISREG(st.st_mode) ? "a file" : files_kind(st.st_mode));
     return EXIT_USAGE;
+}
+
+/* --plot FILE: before anything is measured, refused when FILE could not be written: its
+   directory missing or not writable, or FILE something other than a regular file (a
+   regular one is replaced, as a shell's > would). */
+static int check_plot_file(const char *path)
+{
+    struct stat st;
+
+    if (!path)
+        return EXIT_OK;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "clmm-tutor: --plot: %s is %s; give the name of a file to write\n"
+                        "Try 'clmm-tutor --help'.\n", path, files_kind(st.st_mode));
+        return EXIT_USAGE;
+    }
+    return dir_writable("--plot", path) ? EXIT_OK : EXIT_USAGE;
 }
 
 /* Writes the program binary to a new file (O_EXCL: one made meanwhile is not replaced). */
@@ -932,7 +1066,8 @@ int commands_run(const struct options *opts, commands_screen *screen)
         break;
     }
     case MODE_BENCH:
-        status = bench_devices(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson);
+        if ((status = check_plot_file(opts->plot_file)) == EXIT_OK)
+            status = bench_devices(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson);
         break;
     case MODE_INSIDE:
         if (lesson_set_find(&set, lesson)->engine == ENGINE_HOST) {

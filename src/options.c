@@ -15,7 +15,7 @@ enum {
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
     OPT_PREDICT, OPT_YES, OPT_HINT,
-    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES, OPT_HOST_CODE, OPT_CLBLAST_PARAMS, OPT_COMPARE
+    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES, OPT_HOST_CODE, OPT_CLBLAST_PARAMS, OPT_COMPARE, OPT_PLOT
 };
 
 static const struct option long_options[] = {
@@ -60,6 +60,7 @@ static const struct option long_options[] = {
     { "inside", no_argument, NULL, OPT_INSIDE },
     { "binary", required_argument, NULL, OPT_BINARY },
     { "host-code", no_argument, NULL, OPT_HOST_CODE },
+    { "plot", required_argument, NULL, OPT_PLOT },
     { "help", no_argument, NULL, OPT_HELP },
     { "version", no_argument, NULL, OPT_VERSION },
     { NULL, 0, NULL, 0 },
@@ -131,6 +132,8 @@ void options_usage(FILE *out)
           "                      apply the parameters CLBlast's tuners found for this device\n"
           "                      (their clblast_*_32.json; repeatable; also\n"
           "                      CLMM_TUTOR_CLBLAST_PARAMS=FILE:FILE)\n"
+          "  --plot FILE.svg     --bench: also save the chart as SVG for a slide: a bar per\n"
+          "                      lesson, or with several sizes GFLOPS against size\n"
           "  --check-timing      time each kernel again on the host clock over a batch of\n"
           "                      back-to-back launches, and show both figures\n"
           "  --no-tuned          use the lessons' defaults, not the tuner's parameters\n"
@@ -355,6 +358,22 @@ static int check_devices(const struct options *opts, struct error *e)
     return 0;
 }
 
+/* --plot saves the chart of a --bench run. */
+static int check_plot(const struct options *opts, struct error *e)
+{
+    if (!opts->plot_file)
+        return 0;
+    if (opts->mode != MODE_BENCH) {
+        error_set(e, "--plot FILE goes with --bench (it saves the chart of the lessons measured)");
+        return -1;
+    }
+    if (!opts->plot_file[0]) {
+        error_set(e, "--plot: the file name is empty");
+        return -1;
+    }
+    return 0;
+}
+
 /* --clblast-params tunes the CLBlast row of --bench and the tutor, in a build with CLBlast. */
 static int check_clblast(const struct options *opts, struct error *e)
 {
@@ -531,6 +550,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         case OPT_YES: opts->yes = true; break;
         case OPT_INSIDE: rc = set_mode(opts, MODE_INSIDE, "--inside", e); break;
         case OPT_BINARY: opts->binary_file = optarg; break;
+        case OPT_PLOT: opts->plot_file = optarg; break;
         case OPT_HOST_CODE: opts->host_code = true; break;
         case OPT_HELP: opts->mode = MODE_HELP; return 0;
         case OPT_VERSION: opts->mode = MODE_VERSION; return 0;
@@ -587,7 +607,7 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
                      "the other modes print text");
         return -1;
     }
-    if (check_inside(opts, e) < 0 || check_clblast(opts, e) < 0 || check_devices(opts, e) < 0)
+    if (check_inside(opts, e) < 0 || check_plot(opts, e) < 0 || check_clblast(opts, e) < 0 || check_devices(opts, e) < 0)
         return -1;
     if (opts->host_code && opts->mode != MODE_SHOW) {
         error_set(e, "--host-code goes with --show N (it prints the host code of lesson N's launch)");

@@ -56,6 +56,7 @@ struct options {
     bool yes;                   /* --yes: --reset and --solution without asking */
     const char *binary_file;    /* --inside --binary FILE: where the program binary goes */
     bool host_code;             /* --show N --host-code: the launch's host code, not the lesson */
+    const char *plot_file;      /* --bench --plot FILE: the chart as SVG; NULL: none */
 };
 
 /* Fills opts from argv. Returns 0, or -1 with a one-line message in e (exit status 2). */

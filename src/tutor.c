@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -30,6 +31,7 @@
 #include "state.h"
 #include "str.h"
 #include "text.h"
+#include "viewchart.h"
 #include "xalloc.h"
 
 /* ---- sources ---- */
@@ -490,6 +492,43 @@ static int key_scale(struct tutor *t, int key)
     return KEY_REDRAW;
 }
 
+/* Saves the chart of the GFLOPS pane as an SVG picture (viewchart.h) and says where: the
+   sweep when it is shown, else the bars, on the scale shown (the speed-up as GFLOPS on
+   the log scale). The roofline and the tuner's chart are drawn on screen only: the bars
+   are saved instead, and the notice says so. */
+static int key_save_chart(struct tutor *t, int key)
+{
+    const struct session_view *v = t->view;
+    bool tuning = v->tune_lesson == t->model.lesson && (v->job == JOB_TUNE || v->ntune > 0);
+    bool sweep = !t->model.roofline && !tuning && v->sweep_lesson == t->model.lesson;
+    time_t now = time(NULL);
+    char name[256], path[4400], text[4600];
+    struct plot p;
+    struct error e;
+
+    (void)key;
+    if (!v->device_ready) {
+        show_error(t, "G saves the chart: there is none until a device is open");
+        return KEY_REDRAW;
+    }
+    error_init(&e);
+    viewchart_plot(&p, v, t->lessons, t->model.lesson, sweep, t->model.bar_scale != BARS_LINEAR, now);
+    viewchart_name(name, sizeof name, t->lessons->items[t->model.lesson].number, v->size, sweep, now);
+    if (viewchart_save(&p, name, path, sizeof path, &e) < 0) {
+        snprintf(text, sizeof text, "the chart was not saved: %s", e.msg);
+        show_error(t, text);
+    } else {
+        snprintf(text, sizeof text, "%s saved in %s", sweep ? "the sweep" : "the bars", path);
+        if (t->model.roofline || tuning)
+            snprintf(text + strlen(text), sizeof text - strlen(text), " (the %s is drawn on screen only)",
+                     tuning ? "tuner's chart" : "roofline");
+        show_notice(t, text);
+    }
+    plot_free(&p);
+    error_clear(&e);
+    return KEY_REDRAW;
+}
+
 /* Runs a launch the time estimate refused. */
 static int key_force(struct tutor *t, int key)
 {
@@ -640,6 +679,7 @@ static const struct key_binding bindings[] = {
     { { 'i' }, key_inside, "i", "look inside the kernel", "i", "inside", 6, NULL, KEYS_LESSONS },
     { { 'H' }, key_host_code, "H", "the launch's host code", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'l' }, key_roofline, "l", "roofline of the device", "l", "roofline", 5, NULL, KEYS_LESSONS },
+    { { 'G' }, key_save_chart, "G", "save the chart (SVG)", "G", "save chart", 8, NULL, KEYS_LESSONS },
     { { 'f' }, key_force, "f", "run a refused launch", NULL, NULL, 0, NULL, KEYS_LESSONS },
     { { 'X' }, key_exercises, "X", "exercises: the list", "X", "exercises", 9, "Exercises", KEYS_BOTH },
     { { 'e' }, key_edit, "e", "edit your file", "e", "edit", 0, NULL, KEYS_EXERCISE },

@@ -100,6 +100,13 @@ usage_error "--inside has no csv" '--format applies to --bench' --inside --lesso
 usage_error "--binary without --inside" '--binary FILE goes with --inside' --bench --binary "$tmp/kernel.bin"
 usage_error "--inside of the host lesson" 'lesson 0 runs on the host: it has no kernel to look inside' \
     --inside --lesson 0
+usage_error "--plot without --bench" '--plot FILE goes with --bench' --list --plot "$tmp/chart.svg"
+usage_error "--plot with no name" '--plot: the file name is empty' --bench --plot ''
+# A FILE that cannot be written is refused before anything is measured, and nothing made.
+usage_error "--plot in a missing directory" "--plot: .*/missing/chart.svg cannot be created: .*/missing does not exist" \
+    --bench --lesson 1 --size 32 --plot "$tmp/missing/chart.svg"
+[ -e "$tmp/missing" ] && not_ok "--plot made no directory"
+usage_error "--plot onto a directory" "--plot: .* is a directory" --bench --lesson 1 --size 32 --plot "$tmp"
 echo "keep me" >"$tmp/taken.bin"
 usage_error "--binary to an existing file" "--binary: $tmp/taken.bin exists \\(a file\\); give a new file name" \
     --inside --lesson 5 --binary "$tmp/taken.bin"
@@ -294,6 +301,112 @@ else
     grep -Eq '^ +90 +Control: a correct kernel +[0-9.]+ ' "$tmp/out" || not_ok "the control lesson is measured"
     grep -q 'build log' "$tmp/out" || not_ok "a build failure shows its build log"
     grep -q 'work-group of' "$tmp/out" || not_ok "an oversized work-group is refused with figures"
+
+    # --plot: the chart as SVG, valid (xmllint), from the table's own figures; a title
+    # from a lesson file escaped, and a bad byte in it made U+FFFD.
+    have_xmllint=$(command -v xmllint)
+    [ -n "$have_xmllint" ] || echo "SKIP: xmllint (Debian: libxml2-utils) is not installed: SVG validity not checked"
+    # svg_ok NAME FILE PATTERN...: FILE is well-formed XML whose root is <svg> with xmlns,
+    # width, height and viewBox, and holds each fixed string PATTERN.
+    svg_ok() {
+        name=$1 file=$2
+        shift 2
+        if [ ! -s "$file" ]; then
+            echo "    $file is missing or empty" >>"$tmp/err"
+            not_ok "$name"
+            return
+        fi
+        if [ -n "$have_xmllint" ] && ! xmllint --noout "$file" 2>>"$tmp/err"; then
+            not_ok "$name (xmllint)"
+            return
+        fi
+        if [ -n "$have_xmllint" ] && [ "$(xmllint --xpath 'count(/*[local-name()="svg" and
+                namespace-uri()="http://www.w3.org/2000/svg" and @width and @height and @viewBox])' "$file")" != 1 ]; then
+            not_ok "$name (an <svg> root with xmlns, width, height and viewBox)"
+            return
+        fi
+        for want in "$@"; do
+            if ! grep -Fq -- "$want" "$file"; then
+                echo "    no '$want' in $file" >>"$tmp/err"
+                not_ok "$name"
+                return
+            fi
+        done
+        ok "$name"
+    }
+    "$tutor" --bench --size 32 --reps 3 --plot "$tmp/one.svg" >"$tmp/out" 2>"$tmp/err"
+    device=$(sed -n 's/^Device: \(.*\) (.*/\1/p' "$tmp/out" | sed 's/&/\&amp;/g')
+    svg_ok "--plot at one size: a bar per lesson, the device, refusals said" "$tmp/one.svg" \
+        "GFLOPS of each lesson at 32x32x32" ">$device" "Tiles in local memory</text>" \
+        "CPU triple loop, one core</text>" "GFLOPS: higher is faster" "mma.sync tensor cores [TF32]</text>" \
+        "refused: lesson 21 needs"
+    grep -q 'CLBlast' "$tmp/out" && { grep -Fq '>ref</text>' "$tmp/one.svg" ||
+        not_ok "--plot: the reference row"; }
+    # Each bar's figure is the table's median, as the table rounds it.
+    # The rows measured: a lesson number or ref first, the largest error last.
+    awk '$1 ~ /^([0-9]+|ref)$/ && $NF ~ /^[0-9.]+e[-+][0-9]+$/ { print $1, $(NF - 4) }' "$tmp/out" >"$tmp/figures"
+    while read -r n fig; do
+        grep -Fq ">$fig</text>" "$tmp/one.svg" || echo "    $n: no bar of $fig" >>"$tmp/err"
+    done <"$tmp/figures"
+    if [ ! -s "$tmp/figures" ] || grep -q 'no bar of' "$tmp/err"; then not_ok "--plot: the table's medians"
+    else ok "--plot: the table's medians"; fi
+    ls "$tmp"/one.svg.* >/dev/null 2>&1 && not_ok "--plot leaves no temporary file"
+    "$tutor" --bench --size 32,48 --reps 1 --plot "$tmp/sizes.svg" >"$tmp/out" 2>"$tmp/err"
+    svg_ok "--plot at several sizes: GFLOPS against size, a legend" "$tmp/sizes.svg" \
+        "GFLOPS against size, a line per lesson" ">$device" "5 Tiles in local memory</text>" ">32</text>" \
+        ">48</text>" "<polyline" "refused at every size: lesson 21 needs"
+    mkdir "$tmp/hostile"
+    sed "s/^short: .*/short: Hostile <\&>\"' $(printf '\377') title/" "$top_srcdir/lessons/01-naive.lesson" \
+        >"$tmp/hostile/01-naive.lesson"
+    cp "$top_srcdir/kernels/01-naive.cl" "$tmp/hostile/"
+    hostile="Hostile &lt;&amp;&gt;&quot;&apos; $(printf '\357\277\275') title</text>"
+    "$tutor" --bench --lessons "$tmp/hostile" --size 32 --reps 1 --no-reference --plot "$tmp/hostile1.svg" \
+        >"$tmp/out" 2>"$tmp/err"
+    svg_ok "--plot escapes a lesson's title (one size)" "$tmp/hostile1.svg" "$hostile"
+    "$tutor" --bench --lessons "$tmp/hostile" --size 32,40 --reps 1 --no-reference --plot "$tmp/hostile2.svg" \
+        >"$tmp/out" 2>"$tmp/err"
+    svg_ok "--plot escapes a lesson's title (several sizes)" "$tmp/hostile2.svg" "$hostile"
+    "$tutor" --bench --lessons "$top_srcdir/tests/broken" --size 64x48x40 --reps 1 --no-reference \
+        --plot "$tmp/broken.svg" >"$tmp/out" 2>"$tmp/err"
+    svg_ok "--plot shows wrong, failed and refused lessons as such" "$tmp/broken.svg" \
+        "WRONG RESULT (not timed)" "failed: " "refused: " "Control: a correct kernel</text>"
+    # Progress goes to a terminal only: with stderr a file, nothing of it.
+    "$tutor" --bench --lesson 1 --size 32,48 --reps 1 --no-reference >"$tmp/out" 2>"$tmp/err"
+    if grep -q 'elapsed' "$tmp/err" || [ "$(tr -cd '\r' <"$tmp/err" | wc -c)" -ne 0 ]; then
+        not_ok "--bench prints no progress when stderr is not a terminal"
+    else
+        ok "--bench prints no progress when stderr is not a terminal"
+    fi
+    # On a terminal (script(1) makes one), the progress line shows and is blanked at the end:
+    # what the terminal's last line shows after each carriage return is written over it.
+    progress_shown() {
+        name=$1 pattern=$2
+        shift 2
+        if ! command -v script >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+            echo "SKIP: $name: needs script(1) and python3"
+            return
+        fi
+        script -qec "$*" /dev/null >"$tmp/tty" 2>&1 </dev/null
+        if python3 - "$tmp/tty" "$pattern" <<'PY'
+import re, sys
+raw = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+if not re.search(sys.argv[2], raw):
+    sys.exit("no progress line matching " + sys.argv[2])
+# The last line as the terminal leaves it: each \r returns to its start and writes over.
+screen = []
+for piece in raw.replace("\r\n", "\n").split("\n")[-1].split("\r"):
+    screen[:len(piece)] = list(piece)
+if "".join(screen).strip():
+    sys.exit("left on the terminal: " + "".join(screen))
+PY
+        then ok "$name"; else not_ok "$name"; fi
+    }
+    progress_shown "--bench shows its progress on a terminal, then blanks it" \
+        'lesson 1, 1 of 2, at 32x32x32 \(size 1 of 2\): [0-9]+ s elapsed' \
+        "'$tutor' --bench --lesson 1 --size 32,48 --reps 1 --no-reference >/dev/null"
+    progress_shown "--tune shows its progress on a terminal, then blanks it" \
+        'lesson 5 at 32x32x32: configuration 1 of [0-9]+: [0-9]+ s elapsed' \
+        "'$tutor' --tune --lesson 5 --size 32 --max-configs 2 --reps 1 >/dev/null"
     expect "a launch over the limit is refused with the estimate" 1 "would take about [0-9.]+ s" \
         "$tutor" --bench --lesson 0 --size 2048 --max-launch 0.05 --no-reference
     grep -q -- "--force" "$tmp/out" || not_ok "the refusal says how to force it"

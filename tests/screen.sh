@@ -8,8 +8,9 @@ set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
-tutor="$top_builddir/src/clmm-tutor"
-export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
+# Absolute: a run may start in another directory (start_dir).
+tutor="$(cd "$top_builddir/src" && pwd)/clmm-tutor"
+export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$(cd "$top_srcdir" && pwd)}"
 
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed"; exit 77; }
 
@@ -59,7 +60,8 @@ not_ok() {
     tm capture-pane -p -t t 2>/dev/null | sed 's/^/    | /'
 }
 
-# start COLS ROWS ARGS...: runs the tutor in a new tmux session "t"; when it ends, the
+# start COLS ROWS ARGS...: runs the tutor in a new tmux session "t" (in the directory
+# start_dir, else this one); when it ends, the
 # shell prints its exit status and whether the terminal is back in canonical mode with
 # echo, then waits to be read.
 start() {
@@ -77,7 +79,7 @@ stty -a | tr ' ;' '\n\n' | grep -Ex -- '-?(icanon|echo)' | tr '\n' ' '
 echo "<- tty"
 sleep 600
 EOF
-    tm -f /dev/null new-session -d -s t -x "$cols" -y "$rows" \
+    tm -f /dev/null new-session -d -s t -x "$cols" -y "$rows" -c "${start_dir:-$PWD}" \
         "env LANG=${SCREEN_LANG:-C.UTF-8} LC_ALL=${SCREEN_LANG:-C.UTF-8} TERM=xterm-256color sh $tmp/run.sh"
 }
 
@@ -292,6 +294,49 @@ keys w
 check_gone "w again stops it" "Sweep: lesson 5"
 keys q
 check_restored "q after tuning" 0
+
+# ---- G: the chart on screen saved as SVG, in the directory the tutor started in ----
+# svg_valid FILE: well-formed (xmllint, where installed) with an <svg> root.
+svg_valid() {
+    [ -s "$1" ] || return 1
+    if command -v xmllint >/dev/null 2>&1; then
+        xmllint --noout "$1" || return 1
+        [ "$(xmllint --xpath 'count(/*[local-name()="svg" and namespace-uri()="http://www.w3.org/2000/svg"])' "$1")" = 1 ]
+    else
+        echo "SKIP: xmllint (Debian: libxml2-utils) is not installed: the chart's validity is not checked" >&2
+        grep -q '<svg xmlns="http://www.w3.org/2000/svg"' "$1"
+    fi
+}
+mkdir "$tmp/charts"
+start_dir="$tmp/charts"
+start 120 40 --lesson 5 --size 64 $device
+check "ready to save the chart" "latest [0-9][0-9.]* +median"
+keys '?'
+check "the help lists G" "G +save the chart \(SVG\)"
+keys Escape
+check_gone "the help closes" "save the chart \(SVG\)"
+keys G
+check "G saves the bars and says where" "the bars saved in \./clmm-tutor-lesson5-64-[0-9]{8}-[0-9]{6}\.svg"
+chart=$(ls "$tmp/charts"/clmm-tutor-lesson5-64-*.svg 2>/dev/null | head -n 1)
+if svg_valid "$chart" && grep -q 'fill="#111111" font-weight="bold">Tiles in local memory</text>' "$chart"; then
+    ok "the saved bars are valid SVG, the lesson on screen in bold"
+else
+    not_ok "the saved bars are valid SVG, the lesson on screen in bold ($chart)"
+fi
+keys w
+check "a sweep to save, two sizes measured" "sweep lesson 5: [3-9][0-9]* of [0-9]+"
+keys G
+check "G saves the sweep" "the sweep saved in \./clmm-tutor-lesson5-sweep-[0-9]{8}-[0-9]{6}\.svg"
+chart=$(ls "$tmp/charts"/clmm-tutor-lesson5-sweep-*.svg 2>/dev/null | head -n 1)
+if svg_valid "$chart" && grep -q 'font-weight="bold">5 Tiles in local memory</text>' "$chart" &&
+    grep -q '>64</text>' "$chart" && grep -q '<polyline' "$chart"; then
+    ok "the saved sweep is valid SVG, GFLOPS against size"
+else
+    not_ok "the saved sweep is valid SVG, GFLOPS against size ($chart)"
+fi
+keys q
+check_restored "q after saving charts" 0
+start_dir=
 start 100 30 --demo=1 --lesson 1 --size 64 $device
 check "--demo shows it" "\[demo\].*Lesson 1 \\(2 of $count\\)"
 check "and moves on by itself" "\[demo\].*Lesson 2 \\(3 of $count"

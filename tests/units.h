@@ -40,5 +40,6 @@ Suite *compare_suite(void);
 Suite *clblastparams_suite(void);
 Suite *needs_suite(void);
 Suite *reference_suite(void);
+Suite *plot_suite(void);
 
 #endif

@@ -1,0 +1,93 @@
+/* viewchart.c: the screen's chart as a file. */
+#include "viewchart.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "files.h"
+#include "reference.h"
+#include "str.h"
+
+#define METHOD "the median of the session's runs, each result verified before it is timed"
+
+/* A summary of the session (results.h) as a point of the chart. */
+static void point_of(const struct summary *f, struct plot_point *pt)
+{
+    pt->have = f->have;
+    pt->status = f->status;
+    pt->stale = f->stale;
+    pt->gflops = f->status == RUN_OK && !f->stale ? f->median : 0.0;
+    str_copy(pt->why, sizeof pt->why, f->stale ? f->params : f->status == RUN_OK ? "" : f->message);
+}
+
+static struct plot_series *lesson_series(struct plot *p, const struct lesson *l)
+{
+    return plot_series(p, l->number, l->short_title, l->branch, l->engine == ENGINE_HOST,
+                       l->precision == PRECISION_TF32);
+}
+
+void viewchart_plot(struct plot *p, const struct session_view *v, const struct lesson_set *lessons, int lesson,
+                    bool sweep, bool log_scale, time_t now)
+{
+    char device[600];
+
+    device_describe(&v->info, device, sizeof device);
+    plot_init(p, device, now, "clmm-tutor", METHOD);
+    p->log_scale = log_scale;
+    if (sweep && v->sweep_lesson >= 0 && (size_t)v->sweep_lesson < lessons->count) {
+        struct plot_series *s = lesson_series(p, &lessons->items[v->sweep_lesson]);
+        s->current = true;
+        for (size_t i = 0; i < v->nsweep; i++) {
+            int at = plot_size(p, v->sweep[i].size);
+            if (at >= 0)
+                point_of(&v->sweep[i].fig, &s->at[at]);
+        }
+        return;
+    }
+    plot_size(p, v->size);
+    for (size_t i = 0; i < lessons->count && i < SESSION_MAX_LESSONS; i++) {
+        struct plot_series *s;
+        if (!v->bars[i].have && (int)i != lesson)
+            continue;
+        s = lesson_series(p, &lessons->items[i]);
+        s->current = (int)i == lesson;
+        point_of(&v->bars[i], &s->at[0]);
+    }
+    for (size_t i = 0; i < v->nrefs; i++)
+        if (v->refs[i].have)
+            point_of(&v->refs[i], &plot_series(p, PLOT_REFERENCE, v->ref_titles[i], "", true, false)->at[0]);
+}
+
+void viewchart_name(char *buf, size_t len, int lesson_number, struct gemm_size size, bool sweep, time_t now)
+{
+    char what[96], when[32];
+    struct tm tm;
+
+    if (sweep)
+        snprintf(what, sizeof what, "sweep");
+    else if (size.m == size.n && size.n == size.k)
+        snprintf(what, sizeof what, "%lld", size.m);
+    else
+        snprintf(what, sizeof what, "%lldx%lldx%lld", size.m, size.n, size.k);
+    if (!gmtime_r(&now, &tm) || strftime(when, sizeof when, "%Y%m%d-%H%M%S", &tm) == 0)
+        snprintf(when, sizeof when, "%lld", (long long)now);
+    snprintf(buf, len, "clmm-tutor-lesson%d-%s-%s.svg", lesson_number, what, when);
+}
+
+int viewchart_save(const struct plot *p, const char *name, char *path, size_t len, struct error *e)
+{
+    char rel[512];
+
+    if (access(".", W_OK | X_OK) == 0) {
+        snprintf(path, len, "./%s", name);
+        return plot_save(p, path, e);
+    }
+    snprintf(rel, sizeof rel, "charts/%s", name);
+    if (files_data_path(rel, path, len) < 0) {
+        error_set(e, "the current directory cannot be written, and neither XDG_DATA_HOME nor HOME is set: "
+                     "start the tutor in a directory you can write");
+        return -1;
+    }
+    return plot_save(p, path, e);
+}
