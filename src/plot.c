@@ -86,7 +86,7 @@ void plot_add_result(struct plot *p, int size, const struct run_result *r)
 
     if (size < 0 || (size_t)size >= p->nsizes)
         return;
-    s = plot_series(p, r->lesson < 0 ? PLOT_REFERENCE : r->lesson, r->title, r->branch, r->lesson < 0 || r->on_host,
+    s = plot_series(p, r->lesson, r->title, r->branch, r->lesson < 0 || r->on_host,
                     r->precision == PRECISION_TF32);
     pt = &s->at[size];
     pt->have = true;
@@ -137,7 +137,7 @@ static void heading(FILE *out, const struct plot *p, const char *title)
    branch's "| title"). */
 static void series_number(const struct plot_series *s, char *buf, size_t len)
 {
-    if (s->number == PLOT_REFERENCE)
+    if (s->number < 0)
         snprintf(buf, len, "ref");
     else
         snprintf(buf, len, "%d", s->number);

@@ -17,7 +17,8 @@
 #include "measure.h"
 
 #define PLOT_MAX_SIZES 16
-#define PLOT_REFERENCE (-1)     /* the number of a reference library's series */
+#define PLOT_REFERENCE (-1)     /* the number of the first reference library's series; the
+                                   next ones count down (-2: the CPU's BLAS), as in the results */
 
 /* One lesson (or library) at one size. */
 struct plot_point {
@@ -59,7 +60,7 @@ void plot_free(struct plot *p);
 /* The index of size in the chart, added when new; -1 when PLOT_MAX_SIZES are there. */
 int plot_size(struct plot *p, struct gemm_size size);
 
-/* The series of lesson number (PLOT_REFERENCE: the reference library, one of them), added
+/* The series of lesson number (a reference library: PLOT_REFERENCE, then counting down), added
    with these facts when new. */
 struct plot_series *plot_series(struct plot *p, int number, const char *title, const char *branch, bool reference,
                                 bool tf32);

@@ -56,7 +56,7 @@ void viewchart_plot(struct plot *p, const struct session_view *v, const struct l
     }
     for (size_t i = 0; i < v->nrefs; i++)
         if (v->refs[i].have)
-            point_of(&v->refs[i], &plot_series(p, PLOT_REFERENCE, v->ref_titles[i], "", true, false)->at[0]);
+            point_of(&v->refs[i], &plot_series(p, PLOT_REFERENCE - (int)i, v->ref_titles[i], "", true, false)->at[0]);
 }
 
 void viewchart_name(char *buf, size_t len, int lesson_number, struct gemm_size size, bool sweep, time_t now)

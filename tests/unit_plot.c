@@ -116,6 +116,28 @@ START_TEST(test_plot_bars)
 }
 END_TEST
 
+/* Two reference rows (CLBlast, the CPU's BLAS): a bar each, with its own figure. */
+START_TEST(test_plot_references)
+{
+    struct plot p;
+    char *s;
+
+    plot_init(&p, "dev", 0, "clmm-tutor --bench", NULL);
+    plot_size(&p, (struct gemm_size){ 64, 64, 64 });
+    add(&p, 0, 1, "Naive", RUN_OK, 2.5, PRECISION_FP32);
+    add(&p, 0, -1, "CLBlast", RUN_OK, 30, PRECISION_FP32);
+    add(&p, 0, -2, "CPU BLAS", RUN_OK, 45, PRECISION_FP32);
+    s = written(write_plot, &p);
+    ck_assert_ptr_nonnull(strstr(s, ">CLBlast</text>"));
+    ck_assert_ptr_nonnull(strstr(s, ">CPU BLAS</text>"));
+    ck_assert_ptr_nonnull(strstr(s, ">30.0</text>"));
+    ck_assert_ptr_nonnull(strstr(s, ">45.0</text>"));
+    ck_assert_int_eq(count(s, ">ref</text>"), 2);
+    free(s);
+    plot_free(&p);
+}
+END_TEST
+
 /* Several sizes: a line through the sizes a lesson has a figure at, and the others named. */
 START_TEST(test_plot_lines)
 {
@@ -165,6 +187,7 @@ Suite *plot_suite(void)
     tcase_add_test(tc, test_svg_escape);
     tcase_add_test(tc, test_svg_cut);
     tcase_add_test(tc, test_plot_bars);
+    tcase_add_test(tc, test_plot_references);
     tcase_add_test(tc, test_plot_lines);
     tcase_add_test(tc, test_meter_line);
     suite_add_tcase(s, tc);
