@@ -358,7 +358,7 @@ static int check_devices(const struct options *opts, struct error *e)
     return 0;
 }
 
-/* --plot saves the chart of a --bench run. */
+/* --plot saves the chart of a --bench run, of one device. */
 static int check_plot(const struct options *opts, struct error *e)
 {
     if (!opts->plot_file)
@@ -369,6 +369,11 @@ static int check_plot(const struct options *opts, struct error *e)
     }
     if (!opts->plot_file[0]) {
         error_set(e, "--plot: the file name is empty");
+        return -1;
+    }
+    if (opts->device && device_spec_is_list(opts->device)) {
+        error_set(e, "--plot draws the run of one device: give --device one device, or leave --plot out "
+                     "to see several side by side");
         return -1;
     }
     return 0;
