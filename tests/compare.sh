@@ -57,6 +57,7 @@ expect "a list item that matches nothing" 3 'no OpenCL device matches "nosuchdev
 
 # --device all: a column per device, each named over its column.
 expect "--device all" 0 'GFLOPS \[0\]' bench --lesson 1 --device all
+expect "--plot with several devices" 2 '--plot draws the run of one device' bench --lesson 1 --device all --plot "$tmp/x.svg"
 # The fastest line of each device names its share of every reference row the build has.
 refs=
 grep -q '^#define HAVE_CLBLAST 1' "$top_builddir/config.h" 2>/dev/null && refs="$refs, [0-9]+% of CLBlast \\(defaults\\)"
