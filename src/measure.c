@@ -672,6 +672,7 @@ struct lesson_runner {
     struct matrix_layout a, b, c;
     struct lesson_kernels k;    /* k.count 0: not built yet */
     size_t kernel_max_group[LESSON_MAX_LAUNCHES];   /* CL_KERNEL_WORK_GROUP_SIZE of each */
+    cl_mem ints[LESSON_MAX_LAUNCHES][LESSON_MAX_ARGS];  /* the buffers of the ints(...) arguments */
 };
 
 static enum prepare_result host_prepare(struct runner *self, struct gemm_size s, struct error *e)
@@ -884,6 +885,40 @@ static enum prepare_result check_limits(struct lesson_runner *lr, struct error *
     return pr;
 }
 
+/* Argument i of launch k, an ints(...) (lessons/FORMAT): a small __global int buffer of its
+   values at this size, made anew at each prepare (the one before released) and released with
+   the runner (release_ints). Not timed: made before the first launch. */
+static int ints_buffer(struct lesson_runner *lr, size_t k, size_t i, struct error *e)
+{
+    const struct launch_geometry *g = &lr->g.launch[k];
+    const struct lesson_arg *a = &lr->lesson->launch[k].args[i];
+    cl_mem *buf = &lr->ints[k][i];
+    cl_int values[LESSON_MAX_INTS], rc;
+
+    for (size_t v = 0; v < a->nvalues; v++)
+        values[v] = g->ints[(size_t)g->arg_values[i] + v];
+    if (*buf)
+        clReleaseMemObject(*buf);
+    *buf = clCreateBuffer(lr->base.w->cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          a->nvalues * sizeof *values, values, &rc);
+    if (rc != CL_SUCCESS) {
+        *buf = NULL;
+        clerror_set(e, "clCreateBuffer", rc);
+        return -1;
+    }
+    return 0;
+}
+
+static void release_ints(struct lesson_runner *lr)
+{
+    for (size_t k = 0; k < LESSON_MAX_LAUNCHES; k++)
+        for (size_t i = 0; i < LESSON_MAX_ARGS; i++)
+            if (lr->ints[k][i]) {
+                clReleaseMemObject(lr->ints[k][i]);
+                lr->ints[k][i] = NULL;
+            }
+}
+
 /* The arguments of every launch that runs at this size. */
 static int set_args(struct lesson_runner *lr, struct error *e)
 {
@@ -911,6 +946,12 @@ static int set_args(struct lesson_runner *lr, struct error *e)
                 rc = clSetKernelArg(kernel, (cl_uint)i, sizeof(cl_mem), m);
             } else if (a->kind == ARG_LOCAL) {
                 rc = clSetKernelArg(kernel, (cl_uint)i, (size_t)g->arg_values[i] * sizeof(float), NULL);
+            } else if (a->kind == ARG_INTS) {
+                if (ints_buffer(lr, k, i, e) < 0) {
+                    error_prefix(e, "argument %zu of %s, ints(...)", i + 1, launch->entry);
+                    return -1;
+                }
+                rc = clSetKernelArg(kernel, (cl_uint)i, sizeof(cl_mem), &lr->ints[k][i]);
             } else {
                 rc = clSetKernelArg(kernel, (cl_uint)i, sizeof value, &value);
             }
@@ -1292,5 +1333,6 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
        it whole. */
     if (!r->refused_by_estimate && memcmp(&lr.size, &w->size, sizeof w->size) == 0)
         r->run = lr.g.run;
+    release_ints(&lr);
     measure_kernels_release(&lr.k);
 }

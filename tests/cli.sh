@@ -753,6 +753,43 @@ else
 fi
 # ---- end of precision, units and needs ----
 
+# ---- the case study of document 004 (tests/casestudy): kernels as the document writes them ----
+# They take the inner dimension as `__global int *q`: the lessons pass it as ints(K).
+casestudy="$top_srcdir/tests/casestudy"
+mkdir "$tmp/q"
+cp "$casestudy/floatMatrixMult.cl" "$tmp/q/"
+expect "--show lists an ints(...) argument" 0 '^Arguments: C A B ints\(K\)$' "$tutor" --show 80 --lessons "$casestudy"
+expect "--host-code makes, fills and sets the buffer of ints(K)" 0 \
+    'clSetKernelArg\(kernel, 3, sizeof\(cl_mem\), &ints3_buf\)' \
+    "$tutor" --show 81 --lessons "$casestudy" --host-code --size 100x90x20
+grep -q '^    const cl_int ints3\[1\] = { 24 };   /\* ints(K) \*/$' "$tmp/out" &&
+    grep -q 'cl_mem ints3_buf = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,$' "$tmp/out" &&
+    grep -q 'sizeof ints3, (void \*)ints3, &err);$' "$tmp/out" && grep -q 'clReleaseMemObject(ints3_buf);' "$tmp/out" ||
+    not_ok "--host-code: the buffer holds K after padding (24), made from the array, released"
+sed 's/^args: .*/args: C A B ints(K,)/' "$casestudy/80-case-study-global.lesson" >"$tmp/q/81-bad.lesson"
+expect "an ints(...) with an empty value is an error of the lesson file, at its line" 3 \
+    '81-bad\.lesson:9: ints\(K,\) has an empty value: write ints\(EXPR, \.\.\.\)' "$tutor" --list --lessons "$tmp/q"
+sed 's/^args: .*/args: C A B ints(K \/ Q)/' "$casestudy/80-case-study-global.lesson" >"$tmp/q/81-bad.lesson"
+expect "an ints(...) value that is no expression is an error at its line" 3 \
+    '81-bad\.lesson:9: .*unknown name.*Q' "$tutor" --list --lessons "$tmp/q"
+rm "$tmp/q/81-bad.lesson"
+if "$tutor" --devices >/dev/null 2>&1; then
+    # Both verified (the table shows an error, a refusal or WRONG RESULT in place of figures),
+    # at a size that is no multiple of 8 too: lesson 81 is padded, ints(K) holds the padded K.
+    for size in 64 100x90x20; do
+        expect "the case study's kernels run verified at $size" 0 '^ 81  004 with __local +[0-9.]+ ' \
+            "$tutor" --bench --lessons "$casestudy" --size "$size" --reps 2 --no-reference
+        grep -Eq '^ 80  004 without __local +[0-9.]+ ' "$tmp/out" ||
+            not_ok "lesson 80 of the case study is verified at $size"
+    done
+    "$tutor" --bench --lessons "$casestudy" --size 100x90x20 --reps 2 --no-reference --format json >"$tmp/case.json" 2>"$tmp/err"
+    json_has "$tmp/case.json" '[r["status"] for r in d["results"]] == ["ok", "ok"] and d["results"][1]["run_k"] == 24' &&
+        ok "json: both verified, lesson 81 at K padded to 24" || not_ok "json: both verified, lesson 81 at K padded to 24"
+else
+    echo "SKIP: no OpenCL device; the case study's kernels were not run"
+fi
+# ---- end of the case study ----
+
 # ---- CLBlast tuned by its own tuners (tests/clblast: their files, from POCL) ----
 # The fixtures name the device they were tuned on; the tests apply a copy naming this one.
 fixtures="$top_srcdir/tests/clblast"
