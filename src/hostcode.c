@@ -286,8 +286,10 @@ static void emit_constants(struct out *o, const struct lesson *l, const struct g
 
 static void emit_build(struct out *o, const struct lesson *l, const char *options)
 {
-    emit(o, "    /* The program, built with the lesson's options and parameters as -DNAME=VALUE%s. */\n",
-         l->nlaunches > 1 ? ", and the\n       kernel of each launch" : "");
+    emit(o, "    /* The program, built with the lesson's options and parameters as -DNAME=VALUE, and\n"
+            "       %s, which keeps the arguments' names and types for clGetKernelArgInfo\n"
+            "       (clmm-tutor checks them against the lesson's args) and changes no code%s. */\n",
+         MEASURE_ARG_INFO_OPTION, l->nlaunches > 1 ? "; the\n       kernel of each launch" : "");
     emit(o, 
             "    cl_int err;\n"
             "    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);\n"

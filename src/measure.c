@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "hostgemm.h"
+#include "kernelargs.h"
 #include "needs.h"
 #include "roofline.h"
 #include "str.h"
@@ -783,6 +784,7 @@ int measure_options(const struct lesson *l, const struct param_set *ps, const ch
         str_appendf(&s, " ", "%s", l->options);
     for (size_t i = 0; i < l->nparams; i++)
         str_appendf(&s, " ", "-D%s=%lld", l->params[i].name, ps->values[i]);
+    str_appendf(&s, " ", "%s", MEASURE_ARG_INFO_OPTION);
     if (extra)
         str_appendf(&s, " ", "%s", extra);
     if (s.truncated) {
@@ -820,9 +822,17 @@ int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct par
         else
             measure_kernels_release(k);
     }
-    if (rc < 0)
+    if (rc < 0) {
         error_prefix(e, "%s", l->kernel_file);
-    return rc;
+        return rc;
+    }
+    /* Each kernel's signature against the lesson's args: a mismatch named before any launch. */
+    for (size_t i = 0; i < k->count; i++)
+        if (kernelargs_check(l, i, k->kernel[i], e) < 0) {
+            measure_kernels_release(k);
+            return MEASURE_ARGS_DIFFER;
+        }
+    return 0;
 }
 
 

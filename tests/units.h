@@ -38,5 +38,6 @@ Suite *hostcode_suite(void);
 Suite *json_suite(void);
 Suite *clblastparams_suite(void);
 Suite *needs_suite(void);
+Suite *kernelargs_suite(void);
 
 #endif
