@@ -144,11 +144,21 @@ static bool build(struct ocl *cl, const struct lesson *l, const struct param_set
     struct lesson_kernels k;
     struct error e;
     const char *missing = NULL;
+    int rc;
 
     error_init(&e);
-    if (measure_build(cl, l, ps, source, &k, &e) == 0) {
+    rc = measure_build(cl, l, ps, source, &k, &e);
+    if (rc == 0) {
         measure_kernels_release(&k);
         return true;
+    }
+    if (rc == MEASURE_ARGS_DIFFER) {
+        /* It builds; its arguments are not those the exercise passes. */
+        r->verdict = CHECK_FAILED;
+        snprintf(r->message, sizeof r->message, "%.200s builds, but does not take the arguments the exercise "
+                 "passes (its args line; keep the signature of the starting file): %.700s", shown, e.msg);
+        error_clear(&e);
+        return false;
     }
     r->verdict = CHECK_NOT_BUILT;
     snprintf(r->message, sizeof r->message, "%s does not build", shown);

@@ -157,6 +157,28 @@ static const char *global_line(const struct lesson_launch *k, char *buf, size_t 
     return buf;
 }
 
+/* The values of ints(...) argument a of a launch (lessons/FORMAT), each an int, after those of
+   the launch's ints(...) arguments before it; its first one's index into arg_values[a]. */
+static int ints_values(const struct lesson_arg *arg, size_t a, const struct env_storage *st,
+                       const struct geometry *g, struct launch_geometry *lg, const char *which, struct error *e)
+{
+    long long v;
+
+    lg->arg_values[a] = (long long)lg->nints;
+    for (size_t i = 0; i < arg->nvalues; i++) {
+        if (eval(arg->values[i], st, &v, e) < 0)
+            return -1;
+        if (v < INT_MIN || v > INT_MAX) {
+            error_set(e, "value %zu of argument %zu (ints(...): %s)%s is %lld at %lldx%lldx%lld, outside the range "
+                      "of an int", i + 1, a + 1, arg->values[i], which, v, g->run.m, g->run.n, g->run.k);
+            return -1;
+        }
+        /* The parser allows at most LESSON_MAX_INTS values for all of a launch's ints(...). */
+        lg->ints[lg->nints++] = (int)v;
+    }
+    return 0;
+}
+
 /* Launch i of the lesson at the size g->run, into g->launch[i]. A launch after the first whose
    then-when is 0 is skipped: nothing else about it is computed. */
 static int compute_launch(const struct lesson *l, size_t i, const struct env_storage *st, struct geometry *g,
@@ -216,6 +238,8 @@ static int compute_launch(const struct lesson *l, size_t i, const struct env_sto
     }
     for (size_t a = 0; a < k->nargs; a++) {
         const struct lesson_arg *arg = &k->args[a];
+        if (arg->kind == ARG_INTS && ints_values(arg, a, st, g, lg, which, e) < 0)
+            return -1;
         if (arg->kind != ARG_INT && arg->kind != ARG_LOCAL)
             continue;
         if (eval(arg->expr, st, &lg->arg_values[a], e) < 0)

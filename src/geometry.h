@@ -29,7 +29,10 @@ struct launch_geometry {
     size_t groups;              /* number of work-groups (0 without a local size) */
     size_t group_items;         /* work-items per group (0 without a local size) */
     size_t work_items;          /* in the whole NDRange */
-    long long arg_values[LESSON_MAX_ARGS];  /* ints, and local buffer sizes in floats */
+    long long arg_values[LESSON_MAX_ARGS];  /* ints, local buffer sizes in floats, and for an ints(...)
+                                               argument the index of its first value in ints */
+    int ints[LESSON_MAX_INTS];  /* the values of the ints(...) arguments, in order */
+    size_t nints;
     size_t local_bytes;         /* local memory passed as arguments, per group */
 };
 

@@ -82,6 +82,15 @@ static void emit_expr(struct out *o, const char *expr)
     free(safe);
 }
 
+/* The argument as the args line writes it, in a comment, made safe. */
+static void emit_text(struct out *o, const struct lesson_arg *a)
+{
+    char *text = lesson_arg_text(a);
+
+    emit_expr(o, text);
+    free(text);
+}
+
 /* Where element (r, c) of a rows x cols matrix lies in its array. */
 static void emit_index(struct out *o, bool column_major, const char *r, const char *c, long long rows,
                        long long cols)
@@ -109,6 +118,35 @@ static void emit_name(struct out *o, const char *base, size_t k)
     emit(o, "%s", base);
     if (k > 0)
         emit(o, "%s%zu", base[strlen(base) - 1] >= '0' && base[strlen(base) - 1] <= '9' ? "_" : "", k + 1);
+}
+
+/* The name of argument i of launch k in the code: base and i, as emit_name makes it. */
+static void emit_arg_name(struct out *o, const char *base, size_t i, size_t k)
+{
+    char name[32];
+
+    snprintf(name, sizeof name, "%s%zu", base, i);
+    emit_name(o, name, k);
+}
+
+/* The values of ints(...) argument i of launch k, the array its buffer is made from. */
+static void emit_ints_values(struct out *o, const struct lesson_arg *a, const struct launch_geometry *lg,
+                             size_t k, size_t i)
+{
+    emit(o, "    const cl_int ");
+    emit_arg_name(o, "ints", i, k);
+    emit(o, "[%zu] = { ", a->nvalues);
+    for (size_t v = 0; v < a->nvalues; v++)
+        emit(o, "%s%d", v ? ", " : "", lg->ints[(size_t)lg->arg_values[i] + v]);
+    emit(o, " };   /* ");
+    emit_text(o, a);
+    emit(o, " */\n");
+}
+
+/* Whether argument i of launch k is an ints(...) that is passed at this size. */
+static bool passes_ints(const struct lesson *l, const struct geometry *g, size_t k, size_t i)
+{
+    return !g->launch[k].skipped && l->launch[k].args[i].kind == ARG_INTS;
 }
 
 /* What padding did to the size, for the comment at the top. */
@@ -210,7 +248,8 @@ static void emit_matrices(struct out *o, const struct lesson *l, const struct ge
     emit(o, " */\n");
 }
 
-/* The sizes and int arguments as constants, each int(EXPR) with its expression. */
+/* The sizes and int arguments as constants, each int(EXPR) with its expression, and the values
+   of each ints(EXPR, ...) as an array. */
 static void emit_constants(struct out *o, const struct lesson *l, const struct geometry *g)
 {
     const char *names = "MNK";
@@ -228,14 +267,17 @@ static void emit_constants(struct out *o, const struct lesson *l, const struct g
     }
     for (size_t k = 0; k < g->nlaunches; k++)
         for (size_t i = 0; !g->launch[k].skipped && i < l->launch[k].nargs; i++) {
-            char name[32];
-            if (l->launch[k].args[i].kind != ARG_INT)
+            const struct lesson_arg *a = &l->launch[k].args[i];
+            if (a->kind == ARG_INTS) {
+                emit_ints_values(o, a, &g->launch[k], k, i);
+                any = true;
+            }
+            if (a->kind != ARG_INT)
                 continue;
-            snprintf(name, sizeof name, "arg%zu", i);
             emit(o, "    const cl_int ");
-            emit_name(o, name, k);
+            emit_arg_name(o, "arg", i, k);
             emit(o, " = %lld;   /* int(", g->launch[k].arg_values[i]);
-            emit_expr(o, l->launch[k].args[i].expr);
+            emit_expr(o, a->expr);
             emit(o, ") */\n");
             any = true;
         }
@@ -245,8 +287,10 @@ static void emit_constants(struct out *o, const struct lesson *l, const struct g
 
 static void emit_build(struct out *o, const struct lesson *l, const char *options)
 {
-    emit(o, "    /* The program, built with the lesson's options and parameters as -DNAME=VALUE%s. */\n",
-         l->nlaunches > 1 ? ", and the\n       kernel of each launch" : "");
+    emit(o, "    /* The program, built with the lesson's options and parameters as -DNAME=VALUE, and\n"
+            "       %s, which keeps the arguments' names and types for clGetKernelArgInfo\n"
+            "       (clmm-tutor checks them against the lesson's args) and changes no code%s. */\n",
+         MEASURE_ARG_INFO_OPTION, l->nlaunches > 1 ? "; the\n       kernel of each launch" : "");
     emit(o, 
             "    cl_int err;\n"
             "    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);\n"
@@ -298,6 +342,26 @@ static void emit_buffers(struct out *o, const struct lesson *l, const struct geo
         emit(o, "    cl_mem w_buf = clCreateBuffer(context, CL_MEM_READ_WRITE, %zu, NULL, &err);\n"
                 "    CHECK(err);\n", (size_t)(g->scratch > 0 ? g->scratch : 1) * f);
     }
+    for (size_t k = 0; k < g->nlaunches; k++)
+        for (size_t i = 0; i < l->launch[k].nargs; i++) {
+            if (!passes_ints(l, g, k, i))
+                continue;
+            emit(o, "    /* Argument %zu", i);
+            if (k > 0)
+                emit(o, " of launch %zu", k + 1);
+            emit(o, ", ");
+            emit_text(o, &l->launch[k].args[i]);
+            emit(o, ": a __global int buffer of the values above, which the kernel reads. */\n"
+                    "    cl_mem ");
+            emit_arg_name(o, "ints", i, k);
+            emit(o, "_buf = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,\n"
+                    "                                      sizeof ");
+            emit_arg_name(o, "ints", i, k);
+            emit(o, ", (void *)");
+            emit_arg_name(o, "ints", i, k);
+            emit(o, ", &err);\n"
+                    "    CHECK(err);\n");
+        }
     if (has_arg(l, g, ARG_W) && g->scratch_zero > 0) {
         emit(o, "    /* Its first ");
         emit_expr(o, l->scratch_zero);
@@ -317,21 +381,12 @@ static void emit_args(struct out *o, const struct lesson *l, const struct geomet
 
     emit(o, "\n    /* The arguments, in the kernel's order (%s:", k == 0 ? "args" : "then-args");
     for (size_t i = 0; i < launch->nargs; i++) {
-        static const char *const plain[] = { [ARG_M] = "M", [ARG_N] = "N", [ARG_K] = "K",
-                                             [ARG_A] = "A", [ARG_B] = "B", [ARG_C] = "C", [ARG_W] = "W" };
-        const struct lesson_arg *a = &launch->args[i];
-        if (a->kind == ARG_INT || a->kind == ARG_LOCAL) {
-            emit(o, " %s(", a->kind == ARG_INT ? "int" : "local");
-            emit_expr(o, a->expr);
-            emit(o, ")");
-        } else {
-            emit(o, " %s", plain[a->kind]);
-        }
+        emit(o, " ");
+        emit_text(o, &launch->args[i]);
     }
     emit(o, "). */\n");
     for (size_t i = 0; i < launch->nargs; i++) {
         const struct lesson_arg *a = &launch->args[i];
-        char name[32];
         emit(o, "    CHECK(clSetKernelArg(");
         emit_name(o, "kernel", k);
         switch (a->kind) {
@@ -339,10 +394,14 @@ static void emit_args(struct out *o, const struct lesson *l, const struct geomet
             emit(o, ", %zu, sizeof(cl_int), &%c));\n", i, a->kind == ARG_M ? 'M' : a->kind == ARG_N ? 'N' : 'K');
             break;
         case ARG_INT:
-            snprintf(name, sizeof name, "arg%zu", i);
             emit(o, ", %zu, sizeof(cl_int), &", i);
-            emit_name(o, name, k);
+            emit_arg_name(o, "arg", i, k);
             emit(o, "));\n");
+            break;
+        case ARG_INTS:
+            emit(o, ", %zu, sizeof(cl_mem), &", i);
+            emit_arg_name(o, "ints", i, k);
+            emit(o, "_buf));\n");
             break;
         case ARG_A: case ARG_B: case ARG_C: case ARG_W:
             emit(o, ", %zu, sizeof(cl_mem), &%c_buf));%s\n", i,
@@ -447,6 +506,13 @@ static void emit_finish(struct out *o, const struct lesson *l, const struct geom
         emit(o, "    clReleaseMemObject(c_buf);\n");
     if (has_arg(l, g, ARG_W))
         emit(o, "    clReleaseMemObject(w_buf);\n");
+    for (size_t k = 0; k < g->nlaunches; k++)
+        for (size_t i = 0; i < l->launch[k].nargs; i++)
+            if (passes_ints(l, g, k, i)) {
+                emit(o, "    clReleaseMemObject(");
+                emit_arg_name(o, "ints", i, k);
+                emit(o, "_buf);\n");
+            }
     for (size_t k = 0; k < l->nlaunches; k++) {
         emit(o, "    clReleaseKernel(");
         emit_name(o, "kernel", k);

@@ -138,6 +138,76 @@ static int parse_dims(struct reader *r, const char *value, char **out, size_t *c
     return split_list(r, value, &t, add_dim);
 }
 
+/* The values of an ints(...) argument, one expression each, into a. */
+struct ints_target {
+    struct lesson_arg *a;
+    size_t room;                /* values the launch has room for */
+    bool too_many;
+};
+
+static int add_int_value(struct reader *r, char *part, void *ctx)
+{
+    struct ints_target *t = ctx;
+
+    if (t->a->nvalues == t->room) {
+        free(part);
+        t->too_many = true;
+        return -1;
+    }
+    t->a->values = xrealloc(t->a->values, (t->a->nvalues + 1) * sizeof *t->a->values);
+    t->a->values[t->a->nvalues++] = part;
+    return remember(r, part);
+}
+
+/* ints(EXPR, ...): inner is the text between the parentheses. The ints arguments of launch k
+   hold at most LESSON_MAX_INTS values in all. */
+static int parse_ints(struct reader *r, const char *inner, const struct lesson_launch *k, struct lesson_arg *a)
+{
+    struct ints_target t = { a, LESSON_MAX_INTS, false };
+    char what[320];
+
+    a->kind = ARG_INTS;
+    for (size_t i = 0; i < k->nargs; i++)
+        t.room -= k->args[i].nvalues;
+    if (inner[0] == '\0')
+        return bad(r, "%s", "ints() holds no value: write ints(EXPR, ...), for example ints(K)");
+    if (split_list(r, inner, &t, add_int_value) == 0)
+        return 0;
+    /* Either a value too many or an empty one (split_list's only other failure). */
+    if (t.too_many)
+        snprintf(what, sizeof what, "ints(%.200s): the ints(...) arguments of a launch hold at most %d values in "
+                 "all", inner, LESSON_MAX_INTS);
+    else
+        snprintf(what, sizeof what, "ints(%.200s) has an empty value: write ints(EXPR, ...), the values separated "
+                 "by commas", inner);
+    return bad(r, "%s", what);
+}
+
+/* Whether s has a comma outside parentheses. */
+static bool has_top_comma(const char *s)
+{
+    int depth = 0;
+
+    for (; *s; s++) {
+        depth += (*s == '(') - (*s == ')');
+        if (*s == ',' && depth == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Whether the argument word (n bytes) is NAME(...), parentheses balanced; *inner then the
+   text between them, malloc'd. */
+static bool arg_call(const char *word, size_t n, const char *name, char **inner)
+{
+    size_t len = strlen(name);
+
+    if (n < len + 2 || strncmp(word, name, len) != 0 || word[len] != '(' || word[n - 1] != ')')
+        return false;
+    *inner = dup_trimmed(word + len + 1, n - len - 2);
+    return true;
+}
+
 /* The argument words of an args or a then-args line, into launch k. */
 static int parse_args(struct reader *r, const char *value, struct lesson_launch *k)
 {
@@ -145,8 +215,10 @@ static int parse_args(struct reader *r, const char *value, struct lesson_launch 
 
     while (*p) {
         const char *start;
+        char *inner = NULL;
         size_t n;
         int depth = 0;
+        bool unopened = false;  /* a ')' before its '(' */
 
         while (isspace((unsigned char)*p))
             p++;
@@ -155,6 +227,7 @@ static int parse_args(struct reader *r, const char *value, struct lesson_launch 
         start = p;
         while (*p && (depth > 0 || !isspace((unsigned char)*p))) {
             depth += (*p == '(') - (*p == ')');
+            unopened |= depth < 0;
             p++;
         }
         n = (size_t)(p - start);
@@ -164,17 +237,37 @@ static int parse_args(struct reader *r, const char *value, struct lesson_launch 
         if (n == 1 && strchr("MNKABCW", *start)) {
             static const enum arg_kind kinds[] = { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C, ARG_W };
             a->kind = kinds[strchr("MNKABCW", *start) - "MNKABCW"];
-        } else if ((n > 5 && strncmp(start, "int(", 4) == 0 && start[n - 1] == ')') ||
-                   (n > 7 && strncmp(start, "local(", 6) == 0 && start[n - 1] == ')')) {
-            size_t open = (size_t)(strchr(start, '(') - start);
-            a->kind = start[0] == 'i' ? ARG_INT : ARG_LOCAL;
-            a->expr = dup_trimmed(start + open + 1, n - open - 2);
-            if (remember(r, a->expr) < 0)
-                return -1;
-        } else {
+        } else if (depth > 0) {
+            return bad(r, "argument \"%s\" lacks a closing parenthesis", start);
+        } else if (unopened) {
             char word[128];
             snprintf(word, sizeof word, "%.*s", (int)n, start);
-            return bad(r, "unknown argument \"%s\" (expected M, N, K, A, B, C, W, int(EXPR) or local(EXPR))", word);
+            return bad(r, "argument \"%s\" closes a parenthesis it did not open", word);
+        } else if (arg_call(start, n, "ints", &inner)) {
+            int rc = parse_ints(r, inner, k, a);
+            free(inner);
+            k->nargs++;     /* its values are freed with the launch, even after an error */
+            if (rc < 0)
+                return -1;
+            continue;
+        } else if ((arg_call(start, n, "int", &inner) || arg_call(start, n, "local", &inner)) && inner[0]) {
+            a->kind = start[0] == 'i' ? ARG_INT : ARG_LOCAL;
+            a->expr = inner;
+            k->nargs++;     /* freed with the launch, even after an error */
+            if (has_top_comma(inner))
+                return bad(r, a->kind == ARG_INT ? "int(%s) holds one expression; several ints in a __global "
+                                                   "buffer are ints(EXPR, ...)"
+                                                 : "local(%s) holds one expression, the floats of the buffer",
+                           inner);
+            if (remember(r, a->expr) < 0)
+                return -1;
+            continue;
+        } else {
+            char word[128];
+            free(inner);
+            snprintf(word, sizeof word, "%.*s", (int)n, start);
+            return bad(r, "unknown argument \"%s\" (expected M, N, K, A, B, C, W, int(EXPR), local(EXPR) or "
+                          "ints(EXPR, ...))", word);
         }
         k->nargs++;
     }
@@ -182,6 +275,33 @@ static int parse_args(struct reader *r, const char *value, struct lesson_launch 
         return bad(r, "%s", "args is empty");
     k->args_line = r->line;
     return 0;
+}
+
+char *lesson_arg_text(const struct lesson_arg *a)
+{
+    static const char *const plain[] = { [ARG_M] = "M", [ARG_N] = "N", [ARG_K] = "K", [ARG_A] = "A",
+                                         [ARG_B] = "B", [ARG_C] = "C", [ARG_W] = "W" };
+    size_t len = 16;
+    char *out;
+
+    if (a->kind == ARG_INT || a->kind == ARG_LOCAL) {
+        out = xmalloc(strlen(a->expr) + len);
+        sprintf(out, "%s(%s)", a->kind == ARG_INT ? "int" : "local", a->expr);
+        return out;
+    }
+    if (a->kind != ARG_INTS)
+        return xstrdup(plain[a->kind]);
+    for (size_t i = 0; i < a->nvalues; i++)
+        len += strlen(a->values[i]) + 2;
+    out = xmalloc(len);
+    strcpy(out, "ints(");
+    for (size_t i = 0; i < a->nvalues; i++) {
+        if (i)
+            strcat(out, ", ");
+        strcat(out, a->values[i]);
+    }
+    strcat(out, ")");
+    return out;
 }
 
 struct fixed_list {
@@ -1039,8 +1159,12 @@ static void layout_free(struct lesson_layout *y)
 static void launch_free(struct lesson_launch *k)
 {
     free(k->entry);
-    for (size_t i = 0; i < k->nargs; i++)
+    for (size_t i = 0; i < k->nargs; i++) {
         free(k->args[i].expr);
+        for (size_t v = 0; v < k->args[i].nvalues; v++)
+            free(k->args[i].values[v]);
+        free(k->args[i].values);
+    }
     for (size_t i = 0; i < k->dims; i++)
         free(k->global[i]);
     for (size_t i = 0; i < k->local_dims; i++)

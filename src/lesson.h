@@ -20,13 +20,22 @@
 
 enum lesson_engine { ENGINE_OPENCL, ENGINE_HOST };
 
-/* ARG_W: the scratch buffer (the scratch line), a __global float buffer. */
-enum arg_kind { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C, ARG_W, ARG_INT, ARG_LOCAL };
+/* ARG_W: the scratch buffer (the scratch line), a __global float buffer. ARG_INTS: a small
+   __global int buffer holding values computed from the sizes and parameters (ints(EXPR, ...)). */
+enum arg_kind { ARG_M, ARG_N, ARG_K, ARG_A, ARG_B, ARG_C, ARG_W, ARG_INT, ARG_LOCAL, ARG_INTS };
+
+/* The values of the ints(...) arguments of one launch, all of them together. */
+#define LESSON_MAX_INTS 16
 
 struct lesson_arg {
     enum arg_kind kind;
     char *expr;                 /* for ARG_INT and ARG_LOCAL (a count of floats) */
+    char **values;              /* for ARG_INTS: the expression of each value, in order */
+    size_t nvalues;
 };
+
+/* The argument as the args line writes it: "K", "int(K / TS)", "ints(K, M)". Malloc'd. */
+char *lesson_arg_text(const struct lesson_arg *a);
 
 /* One kernel launch: the first from the entry, args, global and local lines, each further one
    from a then line and the then-args, then-global, then-local and then-when lines after it. */

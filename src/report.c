@@ -178,15 +178,10 @@ static void print_launch(FILE *out, const struct lesson_launch *k)
 {
     fprintf(out, "Arguments:");
     for (size_t i = 0; i < k->nargs; i++) {
-        static const char *const names[] = { "M", "N", "K", "A", "B", "C", "W" };
-        const struct lesson_arg *a = &k->args[i];
-        if (a->kind == ARG_INT || a->kind == ARG_LOCAL) {
-            fprintf(out, " %s(", a->kind == ARG_INT ? "int" : "local");
-            put_text(out, a->expr, false);
-            fputc(')', out);
-        } else {
-            fprintf(out, " %s", names[a->kind]);
-        }
+        char *text = lesson_arg_text(&k->args[i]);
+        fputc(' ', out);
+        put_text(out, text, false);
+        free(text);
     }
     fprintf(out, "\nGlobal range:");
     for (size_t d = 0; d < k->dims; d++) {

@@ -70,6 +70,7 @@ struct lesson_runner {
     struct matrix_layout a, b, c;
     struct lesson_kernels k;    /* k.count 0: not built yet */
     size_t kernel_max_group[LESSON_MAX_LAUNCHES];   /* CL_KERNEL_WORK_GROUP_SIZE of each */
+    cl_mem ints[LESSON_MAX_LAUNCHES][LESSON_MAX_ARGS];  /* the buffers of the ints(...) arguments */
 };
 
 /* The runner of a lesson's engine (lessons/FORMAT: engine), and what measure_lesson needs to

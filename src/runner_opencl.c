@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernelargs.h"
 #include "needs.h"
 #include "str.h"
 #include "xalloc.h"
@@ -37,6 +38,7 @@ int measure_options(const struct lesson *l, const struct param_set *ps, const ch
         str_appendf(&s, " ", "%s", l->options);
     for (size_t i = 0; i < l->nparams; i++)
         str_appendf(&s, " ", "-D%s=%lld", l->params[i].name, ps->values[i]);
+    str_appendf(&s, " ", "%s", MEASURE_ARG_INFO_OPTION);
     if (extra)
         str_appendf(&s, " ", "%s", extra);
     if (s.truncated) {
@@ -74,9 +76,17 @@ int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct par
         else
             measure_kernels_release(k);
     }
-    if (rc < 0)
+    if (rc < 0) {
         error_prefix(e, "%s", l->kernel_file);
-    return rc;
+        return rc;
+    }
+    /* Each kernel's signature against the lesson's args: a mismatch named before any launch. */
+    for (size_t i = 0; i < k->count; i++)
+        if (kernelargs_check(l, i, k->kernel[i], e) < 0) {
+            measure_kernels_release(k);
+            return MEASURE_ARGS_DIFFER;
+        }
+    return 0;
 }
 
 
@@ -139,6 +149,40 @@ static enum prepare_result check_limits(struct lesson_runner *lr, struct error *
     return pr;
 }
 
+/* Argument i of launch k, an ints(...) (lessons/FORMAT): a small __global int buffer of its
+   values at this size, made anew at each prepare (the one before released) and released with
+   the runner (release_ints). Not timed: made before the first launch. */
+static int ints_buffer(struct lesson_runner *lr, size_t k, size_t i, struct error *e)
+{
+    const struct launch_geometry *g = &lr->g.launch[k];
+    const struct lesson_arg *a = &lr->lesson->launch[k].args[i];
+    cl_mem *buf = &lr->ints[k][i];
+    cl_int values[LESSON_MAX_INTS], rc;
+
+    for (size_t v = 0; v < a->nvalues; v++)
+        values[v] = g->ints[(size_t)g->arg_values[i] + v];
+    if (*buf)
+        clReleaseMemObject(*buf);
+    *buf = clCreateBuffer(lr->base.w->cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                          a->nvalues * sizeof *values, values, &rc);
+    if (rc != CL_SUCCESS) {
+        *buf = NULL;
+        clerror_set(e, "clCreateBuffer", rc);
+        return -1;
+    }
+    return 0;
+}
+
+static void release_ints(struct lesson_runner *lr)
+{
+    for (size_t k = 0; k < LESSON_MAX_LAUNCHES; k++)
+        for (size_t i = 0; i < LESSON_MAX_ARGS; i++)
+            if (lr->ints[k][i]) {
+                clReleaseMemObject(lr->ints[k][i]);
+                lr->ints[k][i] = NULL;
+            }
+}
+
 /* The arguments of every launch that runs at this size. */
 static int set_args(struct lesson_runner *lr, struct error *e)
 {
@@ -166,6 +210,12 @@ static int set_args(struct lesson_runner *lr, struct error *e)
                 rc = clSetKernelArg(kernel, (cl_uint)i, sizeof(cl_mem), m);
             } else if (a->kind == ARG_LOCAL) {
                 rc = clSetKernelArg(kernel, (cl_uint)i, (size_t)g->arg_values[i] * sizeof(float), NULL);
+            } else if (a->kind == ARG_INTS) {
+                if (ints_buffer(lr, k, i, e) < 0) {
+                    error_prefix(e, "argument %zu of %s, ints(...)", i + 1, launch->entry);
+                    return -1;
+                }
+                rc = clSetKernelArg(kernel, (cl_uint)i, sizeof(cl_mem), &lr->ints[k][i]);
             } else {
                 rc = clSetKernelArg(kernel, (cl_uint)i, sizeof value, &value);
             }
@@ -489,6 +539,7 @@ static int device_fetch(struct runner *self, struct error *e)
 
 static void device_release(struct runner *self)
 {
+    release_ints((struct lesson_runner *)self);
     measure_kernels_release(&((struct lesson_runner *)self)->k);
 }
 

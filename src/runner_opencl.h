@@ -12,9 +12,13 @@
 #include "params.h"
 
 /* The compiler options a lesson's kernel is built with: its options line, each parameter as
-   -DNAME=VALUE, then extra (NULL: none), separated by blanks, into buf (len bytes). Returns
-   0, or -1 with a message in e when they do not fit. */
+   -DNAME=VALUE, MEASURE_ARG_INFO_OPTION, then extra (NULL: none), separated by blanks, into
+   buf (len bytes). Returns 0, or -1 with a message in e when they do not fit. */
 #define MEASURE_OPTIONS_MAX 4096
+/* Keeps the kernel arguments' names and types for clGetKernelArgInfo, which the build checks
+   against the lesson's args (kernelargs.h); a reflection option of OpenCL 1.2 that changes no
+   code. */
+#define MEASURE_ARG_INFO_OPTION "-cl-kernel-arg-info"
 int measure_options(const struct lesson *l, const struct param_set *ps, const char *extra, char *buf,
                     size_t len, struct error *e);
 
@@ -29,7 +33,9 @@ struct lesson_kernels {
 /* Builds the lesson's program from source (NULL: its file) with its options and the
    parameters as -DNAME=VALUE, and creates the kernel of every launch (its entry and then
    lines). On a build failure, e's detail holds the build log; a missing kernel is named.
-   Nothing is left to release after a failure. */
+   Once built, each kernel's signature is checked against its launch's args (kernelargs_check):
+   a mismatch returns MEASURE_ARGS_DIFFER. Nothing is left to release after a failure. */
+#define MEASURE_ARGS_DIFFER (-2)
 int measure_build(struct ocl *cl, const struct lesson *l, const struct param_set *ps, const char *source,
                   struct lesson_kernels *k, struct error *e);
 /* The same with extra compiler options after those (NULL: none). */

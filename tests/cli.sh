@@ -200,7 +200,7 @@ usage_error "--host-code of the host lesson" 'lesson 0 runs on the host: it laun
 usage_error "--host-code with a value not allowed" 'allows TSM = 32, 64, 128' --show 8 --host-code --param TSM=7
 expect "--show 8 --host-code at 1000x700x300" 0 'void run_lesson_8\(' "$tutor" --show 8 --host-code --size 1000x700x300
 for line in 'so 1000x700x300 is padded to 1024x704x320' \
-            '"-DTSM=64 -DTSN=64 -DTSK=32 -DWPTN=16 -DPAD=1"' \
+            '"-DTSM=64 -DTSN=64 -DTSK=32 -DWPTN=16 -DPAD=1 -cl-kernel-arg-info"' \
             'clCreateKernel(program, "gemm_rect_tiles", &err)' \
             'CHECK(clSetKernelArg(kernel, 4, sizeof(cl_mem), &b_buf));   /* B^T */' \
             'const size_t global[2] = { 1024, 44 };   /* M, N / WPTN */' \
@@ -209,7 +209,7 @@ for line in 'so 1000x700x300 is padded to 1024x704x320' \
 done
 expect "--host-code with --param" 0 'global\[2\] = \{ 1024, 88 \};' \
     "$tutor" --show 8 --host-code --size 1000x700x300 --param WPTN=8
-grep -Fq -- '"-DTSM=64 -DTSN=64 -DTSK=32 -DWPTN=8 -DPAD=1"' "$tmp/out" || not_ok "--host-code builds with the --param value"
+grep -Fq -- '"-DTSM=64 -DTSN=64 -DTSK=32 -DWPTN=8 -DPAD=1 -cl-kernel-arg-info"' "$tmp/out" || not_ok "--host-code builds with the --param value"
 expect "--host-code of a launch the lesson refuses" 1 \
     'clmm-tutor: lesson 12 at 100x100x100: two buffers of both tiles' \
     "$tutor" --show 12 --host-code --size 100 --param TSK=32
@@ -866,6 +866,57 @@ else
     echo "SKIP: no OpenCL device; the precision of lessons 70 and 71 was not tested"
 fi
 # ---- end of precision, units and needs ----
+
+# ---- the case study of document 004 (tests/casestudy): kernels as the document writes them ----
+# They take the inner dimension as `__global int *q`: the lessons pass it as ints(K).
+casestudy="$top_srcdir/tests/casestudy"
+mkdir "$tmp/q"
+cp "$casestudy/floatMatrixMult.cl" "$tmp/q/"
+sed 's/^args: .*/args: C A B K/' "$casestudy/80-case-study-global.lesson" >"$tmp/q/80-declares-k.lesson"
+expect "--show lists an ints(...) argument" 0 '^Arguments: C A B ints\(K\)$' "$tutor" --show 80 --lessons "$casestudy"
+expect "--host-code makes, fills and sets the buffer of ints(K)" 0 \
+    'clSetKernelArg\(kernel, 3, sizeof\(cl_mem\), &ints3_buf\)' \
+    "$tutor" --show 81 --lessons "$casestudy" --host-code --size 100x90x20
+grep -q '^    const cl_int ints3\[1\] = { 24 };   /\* ints(K) \*/$' "$tmp/out" &&
+    grep -q 'cl_mem ints3_buf = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,$' "$tmp/out" &&
+    grep -q 'sizeof ints3, (void \*)ints3, &err);$' "$tmp/out" && grep -q 'clReleaseMemObject(ints3_buf);' "$tmp/out" ||
+    not_ok "--host-code: the buffer holds K after padding (24), made from the array, released"
+grep -q -- '-cl-kernel-arg-info' "$tmp/out" || not_ok "--host-code builds with the engine's options, -cl-kernel-arg-info too"
+sed 's/^args: .*/args: C A B ints(K,)/' "$casestudy/80-case-study-global.lesson" >"$tmp/q/81-bad.lesson"
+expect "an ints(...) with an empty value is an error of the lesson file, at its line" 3 \
+    '81-bad\.lesson:9: ints\(K,\) has an empty value: write ints\(EXPR, \.\.\.\)' "$tutor" --list --lessons "$tmp/q"
+sed 's/^args: .*/args: C A B ints(K \/ Q)/' "$casestudy/80-case-study-global.lesson" >"$tmp/q/81-bad.lesson"
+expect "an ints(...) value that is no expression is an error at its line" 3 \
+    '81-bad\.lesson:9: .*unknown name.*Q' "$tutor" --list --lessons "$tmp/q"
+rm "$tmp/q/81-bad.lesson"
+if "$tutor" --devices >/dev/null 2>&1; then
+    # Both verified (the table shows an error, a refusal or WRONG RESULT in place of figures),
+    # at a size that is no multiple of 8 too: lesson 81 is padded, ints(K) holds the padded K.
+    for size in 64 100x90x20; do
+        expect "the case study's kernels run verified at $size" 0 '^ 81  004 with __local +[0-9.]+ ' \
+            "$tutor" --bench --lessons "$casestudy" --size "$size" --reps 2 --no-reference
+        grep -Eq '^ 80  004 without __local +[0-9.]+ ' "$tmp/out" ||
+            not_ok "lesson 80 of the case study is verified at $size"
+    done
+    "$tutor" --bench --lessons "$casestudy" --size 100x90x20 --reps 2 --no-reference --format json >"$tmp/case.json" 2>"$tmp/err"
+    json_has "$tmp/case.json" '[r["status"] for r in d["results"]] == ["ok", "ok"] and d["results"][1]["run_k"] == 24' &&
+        ok "json: both verified, lesson 81 at K padded to 24" || not_ok "json: both verified, lesson 81 at K padded to 24"
+    # Declared K where the kernel takes `__global int *q`: refused before any launch, with the
+    # argument, its type, what was declared and the word that fits.
+    expect "a lesson declaring K for __global int *q is refused with the word that fits" 1 \
+        "80-declares-k\.lesson:9: argument 4 of floatMatrixMult is \`__global int \*q\`; the lesson declares K, an int: use ints\(K\)" \
+        "$tutor" --bench --lessons "$tmp/q" --size 64 --reps 2 --no-reference --format csv
+    grep -q 'CL_INVALID_ARG_SIZE' "$tmp/out" "$tmp/err" && not_ok "the mismatch is named before clSetKernelArg fails"
+    expect "--inside refuses the mismatch too" 1 'argument 4 of floatMatrixMult is .__global int \*q.' \
+        "$tutor" --inside --lessons "$tmp/q" --lesson 80
+    sed 's/^args: .*/args: C A B/' "$casestudy/80-case-study-global.lesson" >"$tmp/q/80-declares-k.lesson"
+    expect "a lesson declaring too few arguments is refused with the kernel's signature" 1 \
+        'floatMatrixMult\(__global float \*MResp, __global float \*M1, __global float \*M2, __global int \*q\) takes 4 arguments; the args line declares 3 \(C A B\)' \
+        "$tutor" --bench --lessons "$tmp/q" --size 64 --reps 2 --no-reference --format csv
+else
+    echo "SKIP: no OpenCL device; the case study's kernels were not run"
+fi
+# ---- end of the case study ----
 
 # ---- CLBlast tuned by its own tuners (tests/clblast: their files, from POCL) ----
 # The fixtures name the device they were tuned on; the tests apply a copy naming this one.

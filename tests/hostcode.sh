@@ -1,9 +1,10 @@
 #!/bin/sh
 # hostcode.sh: the host code that --show N --host-code prints is C that compiles: for a
 # few lessons (column- and row-major, B transposed, padded, any size, a local argument,
-# two launches with a scratch buffer), with a small main() around it, against the OpenCL
-# headers. Where the OpenCL library links and a device is there, three of them are also
-# run and their C compared with a product computed here. Skipped (77) without a C compiler or the OpenCL headers.
+# two launches with a scratch buffer, an ints(...) buffer), with a small main() around it,
+# against the OpenCL headers. Where the OpenCL library links and a device is there, some of
+# them are also run and their C compared with a product computed here. Skipped (77) without
+# a C compiler or the OpenCL headers.
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -138,7 +139,7 @@ run_case() {
             return
         fi
     done
-    kernel=$(sed -n 's/^kernel: //p' "$top_srcdir"/lessons/"$(printf %02d "$lesson")"-*.lesson)
+    kernel=$(sed -n 's/^kernel: //p' "$lesson_dir"/"$(printf %02d "$lesson")"-*.lesson)
     { cat "$tmp/run$lesson.c"
       printf '#define RUN run_lesson_%s\n#define MA %s\n#define NA %s\n#define KA %s\n' "$lesson" "$ma" "$na" "$ka"
       printf '#define MP %s\n#define NP %s\n#define KP %s\n' "$mp" "$np" "$kp"
@@ -148,7 +149,7 @@ run_case() {
         echo "SKIP: $name: the OpenCL library does not link"
         return
     fi
-    "$tmp/run$lesson" "$top_srcdir/kernels/$kernel" >"$tmp/err" 2>&1
+    "$tmp/run$lesson" "$kernel_dir/$kernel" >"$tmp/err" 2>&1
     case $? in
         0) ok "$name" ;;
         *) if grep -q 'clGetPlatformIDs\|clGetDeviceIDs' "$tmp/err"; then echo "SKIP: $name: no OpenCL device"
@@ -156,6 +157,8 @@ run_case() {
     esac
 }
 
+lesson_dir="$top_srcdir/lessons"
+kernel_dir="$top_srcdir/kernels"
 # Lesson 9: column-major, B transposed, 100x90x20 padded to 128x128x32.
 run_case 9 100 90 20 128 128 32 'i + p * 128' 'j + p * 128' 'i + j * 128'
 # Lesson 13: row-major, B as it is, any size: no padding.
@@ -174,6 +177,15 @@ for last in 1 0; do
     run_case 19 100 70 300 100 70 300 'i * 300 + p' 'p * 70 + j' 'i * 70 + j' --param TSM=64 --param TSN=64 \
         --param WM=32 --param WIM=4 --param WAVE=3 --param SPLIT=3 --param LAST=$last
 done
+
+# The case study of document 004 (tests/casestudy): its kernels take K in a __global int
+# buffer, ints(K), which the code must create, fill and pass. Lesson 81 pads to multiples of 8.
+casestudy="$top_srcdir/tests/casestudy"
+lesson_dir=$casestudy
+kernel_dir=$casestudy
+compile_case 80 97x61x35 --lessons "$casestudy"
+run_case 80 97 61 35 97 61 35 'i + p * 97' 'p + j * 35' 'i + j * 97' --lessons "$casestudy"
+run_case 81 100 90 20 104 96 24 'i + p * 104' 'p + j * 24' 'i + j * 104' --lessons "$casestudy"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] || exit 1

@@ -160,7 +160,8 @@ START_TEST(test_hostcode_ndrange)
 }
 END_TEST
 
-/* The options are exactly the engine's (measure_options), escaped as a C string. */
+/* The options are exactly the engine's (measure_options), escaped as a C string, with the
+   reflection option that keeps the arguments' types for the check of args. */
 START_TEST(test_hostcode_options)
 {
     char options[MEASURE_OPTIONS_MAX], *text;
@@ -170,10 +171,11 @@ START_TEST(test_hostcode_options)
     params.values[0] = 32;
     error_init(&e);
     ck_assert_int_eq(measure_options(&lesson, &params, NULL, options, sizeof options, &e), 0);
-    ck_assert_str_eq(options, "-cl-mad-enable -DNAME=\"a\\b\" -DTS=32 -DWPT=1");
+    ck_assert_str_eq(options, "-cl-mad-enable -DNAME=\"a\\b\" -DTS=32 -DWPT=1 -cl-kernel-arg-info");
     text = generate(100, 50, 20);
     has_in_order(text, (const char *const[]){
-        "clBuildProgram(program, 1, &device, \"-cl-mad-enable -DNAME=\\\"a\\\\b\\\" -DTS=32 -DWPT=1\", NULL, NULL)",
+        "clBuildProgram(program, 1, &device, \"-cl-mad-enable -DNAME=\\\"a\\\\b\\\" -DTS=32 -DWPT=1 "
+        "-cl-kernel-arg-info\", NULL, NULL)",
         "clCreateKernel(program, \"gemm_tiles\", &err)", NULL });
     free(text);
 }

@@ -524,6 +524,75 @@ START_TEST(test_lesson_unknown_arg)
 }
 END_TEST
 
+/* ints(EXPR, ...): a __global int buffer of values; each value an expression checked as the
+   others, at most LESSON_MAX_INTS of them in a launch's ints arguments together. */
+START_TEST(test_lesson_ints_arg)
+{
+    struct lesson l;
+    char *text;
+
+    parse_ok(full_lesson_with(8, "args: C A B ints(K)\n"), &l);
+    ck_assert_uint_eq(l.launch[0].nargs, 4);
+    ck_assert_int_eq(l.launch[0].args[3].kind, ARG_INTS);
+    ck_assert_ptr_null(l.launch[0].args[3].expr);
+    ck_assert_uint_eq(l.launch[0].args[3].nvalues, 1);
+    ck_assert_str_eq(l.launch[0].args[3].values[0], "K");
+    lesson_free(&l);
+
+    /* Commas inside a call belong to it; blanks around the values go; the text as written. */
+    parse_ok(full_lesson_with(8, "args: C A B ints( K / TS , min(M, N),7) M\n"), &l);
+    ck_assert_uint_eq(l.launch[0].nargs, 5);
+    ck_assert_uint_eq(l.launch[0].args[3].nvalues, 3);
+    ck_assert_str_eq(l.launch[0].args[3].values[0], "K / TS");
+    ck_assert_str_eq(l.launch[0].args[3].values[1], "min(M, N)");
+    ck_assert_str_eq(l.launch[0].args[3].values[2], "7");
+    ck_assert_int_eq(l.launch[0].args[4].kind, ARG_M);
+    text = lesson_arg_text(&l.launch[0].args[3]);
+    ck_assert_str_eq(text, "ints(K / TS, min(M, N), 7)");
+    free(text);
+    text = lesson_arg_text(&l.launch[0].args[4]);
+    ck_assert_str_eq(text, "M");
+    free(text);
+    lesson_free(&l);
+
+    /* Sixteen values in all is the most, over two arguments too. */
+    parse_ok(full_lesson_with(8, "args: ints(1,2,3,4,5,6,7,8) ints(1,2,3,4,5,6,7,8)\n"), &l);
+    ck_assert_uint_eq(l.launch[0].args[1].nvalues, 8);
+    lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_lesson_ints_errors)
+{
+    struct lesson l;
+
+    parse_fails(full_lesson_with(8, "args: C A B ints()\n"), 8, "ints() holds no value: write ints(EXPR, ...)");
+    parse_fails(full_lesson_with(8, "args: C A B ints( )\n"), 8, "ints() holds no value");
+    parse_fails(full_lesson_with(8, "args: C A B ints(K,)\n"), 8, "ints(K,) has an empty value");
+    parse_fails(full_lesson_with(8, "args: C A B ints(,K)\n"), 8, "has an empty value");
+    parse_fails(full_lesson_with(8, "args: C A B ints(K\n"), 8, "argument \"ints(K\" lacks a closing parenthesis");
+    parse_fails(full_lesson_with(8, "args: C A B ints(K))\n"), 8,
+                "argument \"ints(K))\" closes a parenthesis it did not open");
+    parse_fails(full_lesson_with(8, "args: C A B ints(K)x\n"), 8, "unknown argument \"ints(K)x\"");
+    parse_fails(full_lesson_with(8, "args: C A B ints K\n"), 8, "unknown argument \"ints\"");
+    parse_fails(full_lesson_with(8, "args: C A B int(K, M)\n"), 8,
+                "int(K, M) holds one expression; several ints in a __global buffer are ints(EXPR, ...)");
+    parse_fails(full_lesson_with(8, "args: C A B local(K, M)\n"), 8, "local(K, M) holds one expression");
+    parse_ok(full_lesson_with(8, "args: C A B int(min(K, M))\n"), &l);
+    lesson_free(&l);
+    parse_fails2(full_lesson_with(8, "args: C A B ints[K]\n"), 8, "unknown argument \"ints[K]\"",
+                 "ints(EXPR, ...)");
+    parse_fails(full_lesson_with(8, "args: ints(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17)\n"), 8,
+                "hold at most 16 values in all");
+    parse_fails(full_lesson_with(8, "args: ints(1,2,3,4,5,6,7,8,9) ints(1,2,3,4,5,6,7,8)\n"), 8,
+                "hold at most 16 values in all");
+    /* Each value is an expression, checked once the header is read, at the args line. */
+    parse_fails2(full_lesson_with(8, "args: C A B ints(K, Q)\n"), 8, "unknown name", "\"Q\"");
+    parse_fails(full_lesson_with(8, "args: C A B ints(K +)\n"), 8, "\"K +\"");
+    parse_fails(full_lesson_with(8, "args: C A B ints(K / 0)\n"), 8, "division by zero");
+}
+END_TEST
+
 START_TEST(test_lesson_expression_errors)
 {
     /* Expressions are checked once the header is read, and reported at their own line. */
@@ -1145,6 +1214,8 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_param_errors);
     tcase_add_test(parse, test_lesson_param_range);
     tcase_add_test(parse, test_lesson_unknown_arg);
+    tcase_add_test(parse, test_lesson_ints_arg);
+    tcase_add_test(parse, test_lesson_ints_errors);
     tcase_add_test(parse, test_lesson_expression_errors);
     tcase_add_test(parse, test_lesson_multiple_with_function);
     tcase_add_test(parse, test_lesson_local_dims_mismatch);

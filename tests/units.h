@@ -41,5 +41,6 @@ Suite *clblastparams_suite(void);
 Suite *needs_suite(void);
 Suite *reference_suite(void);
 Suite *plot_suite(void);
+Suite *kernelargs_suite(void);
 
 #endif
