@@ -1024,15 +1024,27 @@ void report_size_end(struct report *rep)
     if (rep->best.gflops.median > 0) {
         fprintf(rep->out, "Fastest: lesson %d at %.1f GFLOPS", rep->best.lesson, rep->best.gflops.median);
         for (int i = 0; i < rep->nrefs; i++)
-            if (rep->refs[i].gflops > 0)
-                fprintf(rep->out, ", %.0f%% of %s", 100.0 * rep->best.gflops.median / rep->refs[i].gflops,
-                        rep->refs[i].title);
+            report_share(rep->out, rep->best.gflops.median, rep->refs[i].gflops, rep->refs[i].title);
         fputc('\n', rep->out);
     }
     if (rep->best_tf32.gflops.median > 0)
         fprintf(rep->out, "Fastest in TF32 (not FP32 results): lesson %d at %.1f TF32 GFLOPS\n",
                 rep->best_tf32.lesson, rep->best_tf32.gflops.median);
     fflush(rep->out);
+}
+
+void report_share(FILE *out, double best, double ref, const char *title)
+{
+    char *printable;
+
+    if (!(ref > 0))
+        return;
+    printable = text_printable(title, false);
+    if (best >= 10 * ref)
+        fprintf(out, ", %.0f times %s", best / ref, printable);
+    else
+        fprintf(out, ", %.0f%% of %s", 100.0 * best / ref, printable);
+    free(printable);
 }
 
 void report_end(struct report *rep)

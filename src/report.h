@@ -101,6 +101,11 @@ void report_row(struct report *rep, const struct run_result *r);
 void report_size_end(struct report *rep);
 void report_end(struct report *rep);
 
+/* The fastest lesson against a reference row, after the fastest line: ", 213% of CLBlast
+   (defaults)", or from ten times on ", 327 times CPU BLAS (16 threads)" (a share of
+   32709% says less). Nothing when ref is not above 0. title is made printable. */
+void report_share(FILE *out, double best, double ref, const char *title);
+
 /* A row's lesson title in a column of width columns, as the table shows it (a side branch's
    marked, a TF32 lesson's tagged). */
 void report_title(FILE *out, const struct run_result *r, int width);

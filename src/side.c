@@ -229,11 +229,8 @@ static void print_notes(const struct side *t, FILE *out, size_t from, size_t to)
         /* Its share of each reference row (CLBlast, the CPU's BLAS), in the order measured. */
         for (size_t i = from; i < to; i++) {
             const struct run_result *ref = &t->rows[i].cells[d];
-            if (t->rows[i].have[d] && ref->status == RUN_OK && ref->lesson < 0 && ref->gflops.median > 0) {
-                char *title = text_printable(ref->title, false);
-                fprintf(out, ", %.0f%% of %s", 100.0 * best->gflops.median / ref->gflops.median, title);
-                free(title);
-            }
+            if (t->rows[i].have[d] && ref->status == RUN_OK && ref->lesson < 0)
+                report_share(out, best->gflops.median, ref->gflops.median, ref->title);
         }
         fputc('\n', out);
     }

@@ -254,6 +254,28 @@ START_TEST(test_fastest_by_precision)
 }
 END_TEST
 
+/* The fastest lesson against a reference: a share below ten times, a multiple from there
+   (a GPU against the CPU's BLAS: "327 times", not "32709%"); nothing against no figure. */
+START_TEST(test_report_share)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+
+    ck_assert_ptr_nonnull(out);
+    report_share(out, 66791.1, 31390.5, "CLBlast (defaults)");
+    report_share(out, 66791.1, 204.2, "CPU BLAS (16 threads)");
+    report_share(out, 99.0, 10.0, "ten");
+    report_share(out, 100.0, 10.0, "ten");
+    report_share(out, 1.0, 0.0, "none");
+    report_share(out, 1.0, 2.0, "a\033[2J");
+    fclose(out);
+    ck_assert_str_eq(buf, ", 213% of CLBlast (defaults), 327 times CPU BLAS (16 threads), 990% of ten, 10 times ten"
+                          ", 50% of a^[[2J");
+    free(buf);
+}
+END_TEST
+
 /* A TF32 result is labelled TF32 in every format: never read as an FP32 one. */
 START_TEST(test_tf32_labelled)
 {
@@ -333,6 +355,7 @@ Suite *measure_suite(void)
     tcase_add_test(tc, test_csv_json_keep_raw_pair);
     tcase_add_test(tc, test_tf32_labelled);
     tcase_add_test(tc, test_fastest_by_precision);
+    tcase_add_test(tc, test_report_share);
     tcase_add_test(tc, test_refusal_hint_on_command_line);
     suite_add_tcase(s, tc);
     return s;
