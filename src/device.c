@@ -246,6 +246,14 @@ int device_spec_check(const char *spec, struct error *e)
         error_set(e, "--device %s: an empty item in the list (write the devices as 0,1 or cpu,gpu)", spec);
         return -1;
     }
+    if (strchr(spec, ',')) {
+        for (const char *p = spec; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+            if (strncasecmp(p, "all", 3) == 0 && (p[3] == ',' || p[3] == '\0')) {
+                error_set(e, "--device %s: all is every device already, not an item of a list (write --device "
+                             "all, or the devices as 0,1)", spec);
+                return -1;
+            }
+    }
     return 0;
 }
 

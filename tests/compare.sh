@@ -51,6 +51,7 @@ expect "--compare outside --bench and the tutor" 2 '--compare FILE goes with --b
 ndevices=$("$tutor" --devices | grep -c '^  \[[0-9]*\] ')
 bench() { "$tutor" --bench --size 64 --reps 1 --no-tuned "$@"; }
 
+expect "all as an item of a list" 2 'all is every device already, not an item of a list' bench --lesson 1 --device all,0
 expect "a device named twice" 2 '"0" is device \[0\] again .*name each device once' bench --lesson 1 --device 0,0
 expect "a list item that matches nothing" 3 'no OpenCL device matches "nosuchdevice"' \
     bench --lesson 1 --device 0,nosuchdevice
