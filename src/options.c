@@ -77,13 +77,13 @@ void options_usage(FILE *out)
           "                      (lesson 1 the first time); ? in it lists the keys\n"
           "  --lesson N          the tutor at lesson N; when the output is not a terminal,\n"
           "                      lesson N printed, then measured\n"
-          "  --demo[=SECONDS]    the tutor in presenter mode: it steps through the lessons by\n"
-          "                      itself (default 12 s each) until a key is pressed\n"
+          "  --demo[=SECONDS]    the tutor in presenter mode: it steps through the lessons\n"
+          "                      by itself (default 12 s each) until a key is pressed\n"
           "  --list              list the lessons\n"
           "  --devices           list the OpenCL platforms and devices, with each device's\n"
           "                      FP32 peak and memory bandwidth (measured the first time)\n"
-          "  --ceilings          measure the device's FP32 peak and bandwidth again and keep\n"
-          "                      them for --devices and the tutor; --format json\n"
+          "  --ceilings          measure the device's FP32 peak and bandwidth again and\n"
+          "                      keep them for --devices and the tutor; --format json\n"
           "  --show N            print lesson N, the documents it follows and its source\n"
           "  --sources           print the documents the lessons follow (lessons/SOURCES)\n"
           "  --show N --host-code\n"
@@ -92,15 +92,16 @@ void options_usage(FILE *out)
           "  --bench             measure lessons (all, or --lesson N) and print a table\n"
           "  --tune --lesson N   search lesson N's parameters on the device; later runs on\n"
           "                      that device use the best ones\n"
-          "  --inside --lesson N look inside lesson N's built kernel: registers, memory, and\n"
-          "                      the instructions of its hot loop where the platform tells\n"
+          "  --inside --lesson N look inside lesson N's built kernel: registers, memory,\n"
+          "                      and the instructions of its hot loop, where the\n"
+          "                      platform tells them\n"
           "  --help, --version\n"
           "\n"
           "Exercises (a workspace of your own kernels, checked by the tutor):\n"
           "  --exercises         list the exercises and how far you are with each\n"
-          "  --exercise N        the tutor on exercise N: edit with e, checked on every save\n"
-          "  --check N [FILE]    check exercise N (FILE: your file in the workspace); exit 0\n"
-          "                      verified and goal reached, 1 not yet; --format json\n"
+          "  --exercise N        the tutor on exercise N: edit with e, checked on each save\n"
+          "  --check N [FILE]    check exercise N (FILE: your file in the workspace);\n"
+          "                      exit 0 verified and goal reached, 1 not yet; --format json\n"
           "  --hint N            reveal exercise N's next hint (and print those before)\n"
           "  --reset N           put exercise N's starting kernel back (yours is kept as\n"
           "                      FILE.~1~); asks first, or --yes\n"
@@ -114,8 +115,9 @@ void options_usage(FILE *out)
           "  --size S            1024, a list 512,1024, or MxNxK such as 1000x700x300\n"
           "                      (default 1024)\n"
           "  --device D          index (1), platform:device (1:0) or a name fragment\n"
-          "                      (h100, cpu, pocl); default: the first GPU, else the first\n"
-          "                      device; --bench: also all, or a list (0,1), side by side\n"
+          "                      (h100, cpu, nvidia); default: the first GPU, else the\n"
+          "                      first device; --bench: also all, or a list (0,1), side\n"
+          "                      by side\n"
           "  --compare FILE      set a saved run (--bench --format json) beside this one:\n"
           "                      columns in the --bench table, ghost bars in the tutor\n"
           "  --param NAME=VALUE  set a lesson parameter (repeatable)\n"
@@ -129,8 +131,8 @@ void options_usage(FILE *out)
           "  --no-reference      do not measure the reference libraries beside the lessons\n"
           "                      (CLBlast, the CPU's BLAS)\n"
           "  --clblast-params FILE\n"
-          "                      apply the parameters CLBlast's tuners found for this device\n"
-          "                      (their clblast_*_32.json; repeatable; also\n"
+          "                      apply the parameters CLBlast's tuners found for this\n"
+          "                      device (their clblast_*_32.json; repeatable; also\n"
           "                      CLMM_TUTOR_CLBLAST_PARAMS=FILE:FILE)\n"
           "  --plot FILE.svg     --bench: also save the chart as SVG for a slide: a bar per\n"
           "                      lesson, or with several sizes GFLOPS against size\n"
@@ -145,8 +147,9 @@ void options_usage(FILE *out)
           "  --binary FILE       --inside: also save the program binary (PTX on NVIDIA) to\n"
           "                      FILE, a new file (an existing one is never replaced)\n"
           "\n"
-          "Exit status: 0 all verified, 1 a run was wrong, refused or failed, 2 bad arguments,\n"
-          "3 no usable OpenCL device or unreadable/malformed lessons; see clmm-tutor(1).\n", out);
+          "Exit status: 0 all verified, 1 a run was wrong, refused or failed, 2 bad\n"
+          "arguments, 3 no usable OpenCL device or unreadable/malformed lessons; see\n"
+          "clmm-tutor(1).\n", out);
 }
 
 static int parse_positive_double(const char *option, const char *text, double *out, struct error *e)
@@ -257,6 +260,18 @@ static int parse_lesson(const char *option, const char *text, int allow_all, int
         return -1;
     }
     *lesson = (int)n;
+    return 0;
+}
+
+/* A file name given to option: not the next option, taken for it by mistake ("--plot
+   --no-reference" would write a file named --no-reference). */
+static int parse_file(const char *option, const char *text, const char *what, const char **file, struct error *e)
+{
+    if (text[0] == '-' && text[1] == '-') {
+        error_set(e, "%s needs %s before %s (a file named so: ./%s)", option, what, text, text);
+        return -1;
+    }
+    *file = text;
     return 0;
 }
 
@@ -490,7 +505,10 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             }
             break;
         case OPT_DEVICE: opts->device = optarg; break;
-        case OPT_COMPARE: opts->compare_file = optarg; break;
+        case OPT_COMPARE:
+            if (parse_file("--compare", optarg, "a saved run's file (FILE.json)", &opts->compare_file, e) < 0)
+                return -1;
+            break;
         case OPT_LESSONS: opts->lessons_dir = optarg; break;
         case OPT_PARAM: rc = parse_param(optarg, opts, e); break;
         case OPT_BUDGET:
@@ -555,7 +573,10 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
         case OPT_YES: opts->yes = true; break;
         case OPT_INSIDE: rc = set_mode(opts, MODE_INSIDE, "--inside", e); break;
         case OPT_BINARY: opts->binary_file = optarg; break;
-        case OPT_PLOT: opts->plot_file = optarg; break;
+        case OPT_PLOT:
+            if (parse_file("--plot", optarg, "a file name (FILE.svg)", &opts->plot_file, e) < 0)
+                return -1;
+            break;
         case OPT_HOST_CODE: opts->host_code = true; break;
         case OPT_HELP: opts->mode = MODE_HELP; return 0;
         case OPT_VERSION: opts->mode = MODE_VERSION; return 0;

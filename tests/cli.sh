@@ -107,6 +107,11 @@ usage_error "--plot in a missing directory" "--plot: .*/missing/chart.svg cannot
     --bench --lesson 1 --size 32 --plot "$tmp/missing/chart.svg"
 [ -e "$tmp/missing" ] && not_ok "--plot made no directory"
 usage_error "--plot onto a directory" "--plot: .* is a directory" --bench --lesson 1 --size 32 --plot "$tmp"
+usage_error "--plot takes no option for its file" '--plot needs a file name \(FILE.svg\) before --no-reference' \
+    --bench --lesson 1 --size 32 --plot --no-reference
+[ -e ./--no-reference ] && not_ok "--plot --no-reference wrote no file"
+usage_error "--compare takes no option for its file" '--compare needs a saved run.s file \(FILE.json\) before --no-reference' \
+    --bench --lesson 1 --size 32 --compare --no-reference
 echo "keep me" >"$tmp/taken.bin"
 usage_error "--binary to an existing file" "--binary: $tmp/taken.bin exists \\(a file\\); give a new file name" \
     --inside --lesson 5 --binary "$tmp/taken.bin"
@@ -130,6 +135,9 @@ done
 grep -qx '| side branch "row per work-item": lessons 2 to 4, off lesson 1' "$tmp/out" ||
     not_ok "--list names the side branch and the lesson it leaves"
 awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out" || not_ok "--list fits 80 columns"
+expect "--help" 0 'Exit status' "$tutor" --help
+awk 'length($0) > 80 { print "    over 80 columns: " $0; bad = 1 } END { exit bad }' "$tmp/out" >"$tmp/wide" &&
+    ok "--help fits 80 columns" || { cat "$tmp/wide"; not_ok "--help fits 80 columns"; }
 # The host lesson shows the C loop the tool runs, from the file the tool is built with.
 expect "--show 0 prints the host loop" 0 "^==== .*/kernels/00-host-reference\.c ====$" "$tutor" --show 0
 grep -q "^Source: C, built into the tool, in .*/kernels/00-host-reference\.c$" "$tmp/out" &&
