@@ -384,9 +384,16 @@ static void missing_sizes(const struct plot *p, const struct plot_series *s, cha
     }
 }
 
-/* A reference's line: black, then orange, then grey, each dashed its own way. */
+/* A reference's line, by which reference it is, so that every chart draws it alike: the CPU
+   loop of lesson 0 black, CLBlast (-1) orange, the CPU's BLAS (-2) grey, each dashed its own
+   way. */
 static const char *const reference_ink[] = { "#000000", "#e07b00", "#666666" };
-static const char *const reference_dash[] = { "12 8", "20 6 4 6", "6 6" };
+static const char *const reference_dash[] = { "12 8", "20 6 4 6", "16 4 2 4 2 4" };
+
+static size_t reference_style(const struct plot_series *s)
+{
+    return s->number >= 0 ? 0 : (size_t)(-(long)s->number) % 3;
+}
 
 static void lines(FILE *out, const struct plot *p)
 {
@@ -424,11 +431,17 @@ static void lines(FILE *out, const struct plot *p)
         tick_text(ticks[t], value, sizeof value);
         svg_text(out, PLOT_X0 - 12, y + 8, 24, SVG_END, 0, INK, 0, value);
     }
-    for (size_t k = 0; k < p->nsizes; k++) {
-        double x = PLOT_X0 + pos[k] * (PLOT_X1 - PLOT_X0);
+    /* A tick at every size; its label where it does not run into the one before (a label of
+       24-pixel digits is about 14 pixels a character). */
+    for (size_t k = 0, last_end = 0; k < p->nsizes; k++) {
+        double x = PLOT_X0 + pos[k] * (PLOT_X1 - PLOT_X0), half;
         size_text(p->sizes[k], text, sizeof text);
+        half = 7.0 * (double)strlen(text);
         svg_line(out, x, y1, x, y1 + 10, INK, 2, NULL);
-        svg_text(out, x, y1 + 40, 24, SVG_MIDDLE, 0, INK, 0, text);
+        if (k == 0 || x - half >= (double)last_end + 16) {
+            svg_text(out, x, y1 + 40, 24, SVG_MIDDLE, 0, INK, 0, text);
+            last_end = (size_t)(x + half);
+        }
     }
     svg_line(out, PLOT_X0, PLOT_Y0 - 10, PLOT_X0, y1, INK, 2, NULL);
     svg_line(out, PLOT_X0, y1, PLOT_X1, y1, INK, 2, NULL);
@@ -439,10 +452,10 @@ static void lines(FILE *out, const struct plot *p)
     /* A line per series through the sizes it has a figure at, broken where it has none; a
        marker at each figure. The legend beside it says where the gaps are. */
     ly = PLOT_Y0 + 10;
-    for (size_t i = 0, shown = 0, refs = 0; i < p->nseries; i++) {
+    for (size_t i = 0, shown = 0; i < p->nseries; i++) {
         const struct plot_series *s = &p->series[i];
-        const char *colour = s->reference ? reference_ink[refs % 3] : palette[shown % NCOLOURS];
-        const char *dash = s->reference ? reference_dash[refs % 3] : s->tf32 ? "4 6" : NULL;
+        const char *colour = s->reference ? reference_ink[reference_style(s)] : palette[shown % NCOLOURS];
+        const char *dash = s->reference ? reference_dash[reference_style(s)] : s->tf32 ? "4 6" : NULL;
         int shape = s->reference ? 1 : (int)(shown / NCOLOURS);
         double xs[PLOT_MAX_SIZES], ys[PLOT_MAX_SIZES];
         size_t n = 0;
@@ -466,7 +479,6 @@ static void lines(FILE *out, const struct plot *p)
         if (!any)
             continue;
         shown += !s->reference;
-        refs += s->reference;
         svg_line(out, LEGEND_X, ly - 8, LEGEND_X + 44, ly - 8, colour, 4, dash);
         svg_marker(out, LEGEND_X + 22, ly - 8, 7, shape, colour);
         series_label(s, text, sizeof text);

@@ -138,6 +138,53 @@ START_TEST(test_plot_references)
 }
 END_TEST
 
+/* A reference's line is drawn by which reference it is, whatever else the chart holds:
+   CLBlast orange whether or not lesson 0's loop is there, the CPU's BLAS grey. */
+static char *reference_lines(bool with_loop)
+{
+    struct plot p;
+    char *s;
+
+    plot_init(&p, "dev", 0, "clmm-tutor --bench", NULL);
+    plot_size(&p, (struct gemm_size){ 64, 64, 64 });
+    plot_size(&p, (struct gemm_size){ 128, 128, 128 });
+    for (int k = 0; k < 2; k++) {
+        if (with_loop) {
+            struct run_result r;
+            run_result_init(&r);
+            r.lesson = 0;
+            r.on_host = true;
+            snprintf(r.title, sizeof r.title, "Loop");
+            r.status = RUN_OK;
+            r.gflops.median = 1 + k;
+            plot_add_result(&p, k, &r);
+            run_result_free(&r);
+        }
+        add(&p, k, -1, "CLBlast", RUN_OK, 30 + k, PRECISION_FP32);
+        add(&p, k, -2, "CPU BLAS", RUN_OK, 40 + k, PRECISION_FP32);
+    }
+    s = written(write_plot, &p);
+    plot_free(&p);
+    return s;
+}
+
+START_TEST(test_plot_reference_styles)
+{
+    for (int with_loop = 0; with_loop < 2; with_loop++) {
+        char *s = reference_lines(with_loop);
+        ck_assert_ptr_nonnull(strstr(s, ">ref CLBlast</text>"));
+        ck_assert_ptr_nonnull(strstr(s, ">ref CPU BLAS</text>"));
+        /* The loop's black dashes only where the loop is; CLBlast's orange and the BLAS's
+           grey either way. */
+        ck_assert_int_eq(count(s, "stroke-dasharray=\"12 8\"") > 0, with_loop);
+        ck_assert_int_gt(count(s, "stroke-dasharray=\"20 6 4 6\""), 0);
+        ck_assert_int_gt(count(s, "#e07b00"), 0);
+        ck_assert_int_gt(count(s, "#666666"), 0);
+        free(s);
+    }
+}
+END_TEST
+
 /* Several sizes: a line through the sizes a lesson has a figure at, and the others named. */
 START_TEST(test_plot_lines)
 {
@@ -188,6 +235,7 @@ Suite *plot_suite(void)
     tcase_add_test(tc, test_svg_cut);
     tcase_add_test(tc, test_plot_bars);
     tcase_add_test(tc, test_plot_references);
+    tcase_add_test(tc, test_plot_reference_styles);
     tcase_add_test(tc, test_plot_lines);
     tcase_add_test(tc, test_meter_line);
     suite_add_tcase(s, tc);
