@@ -336,7 +336,7 @@ static int bench_device(const struct options *opts, const struct lesson_set *set
                 continue;
             }
             run_result_init(&r);
-            bench_step(bv, "reference", s, opts->sizes[s]);
+            bench_step(bv, reference_at(k)->name, s, opts->sizes[s]);
             reference_measure(reference_at(k), &w, &rs, &bv->mc, &r);
             bench_row(bv, rep, at, &r);
             run_result_free(&r);
