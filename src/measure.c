@@ -627,7 +627,10 @@ void measure_run(struct runner *rn, const struct measure_config *cfg, struct run
     walls = xmalloc((size_t)most * sizeof *walls);
     r->status = RUN_ERROR;  /* until every step below has passed */
     for (int i = 0; i < r->reps; i++) {
-        double each = i > 0 ? spent / i : wall;
+        /* Before the first timed launch, the warm-up's kernel time, from which the count was
+           sized: its wall time may hold one-time work (a first launch's), and times a count
+           of hundreds it promised minutes for a run of a second. */
+        double each = i > 0 ? spent / i : t > 0.0 ? t : wall;
         progress(cfg, MEASURE_TIMED, i + 1, r->reps, each,
                  each * (r->reps - i + (cfg->check_timing ? r->reps : 0)));
         if (cancelled(cfg, r) || launch_timed(rn, &seconds[i], &walls[i], &r->error) < 0)
