@@ -518,7 +518,14 @@ static int key_save_chart(struct tutor *t, int key)
         snprintf(text, sizeof text, "the chart was not saved: %s", e.msg);
         show_error(t, text);
     } else {
-        snprintf(text, sizeof text, "%s saved in %s", sweep ? "the sweep" : "the bars", path);
+        /* The file's name first: on a narrow screen the line is cut at its end. */
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        if (strncmp(path, "./", 2) == 0 && base == path + 2)
+            snprintf(text, sizeof text, "%s: %s saved, in the directory the tutor started in", base,
+                     sweep ? "the sweep" : "the bars");
+        else
+            snprintf(text, sizeof text, "%s: %s saved, in %.*s", base, sweep ? "the sweep" : "the bars",
+                     (int)(base - path - 1), path);
         if (t->model.roofline || tuning)
             snprintf(text + strlen(text), sizeof text - strlen(text), " (the %s is drawn on screen only)",
                      tuning ? "tuner's chart" : "roofline");

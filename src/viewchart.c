@@ -75,16 +75,35 @@ void viewchart_name(char *buf, size_t len, int lesson_number, struct gemm_size s
     snprintf(buf, len, "clmm-tutor-lesson%d-%s-%s.svg", lesson_number, what, when);
 }
 
+/* The path of name in dir ("." or the charts directory), made unique: a second chart of the
+   same second is name-2.svg, not the first one replaced. */
+static int unique_path(const char *name, bool here, char *path, size_t len)
+{
+    for (int n = 1; n < 100; n++) {
+        char rel[512], each[300];
+        const char *dot = strrchr(name, '.');
+        if (n == 1)
+            snprintf(each, sizeof each, "%s", name);
+        else
+            snprintf(each, sizeof each, "%.*s-%d%s", (int)(dot ? dot - name : (long)strlen(name)), name, n,
+                     dot ? dot : "");
+        if (here)
+            snprintf(path, len, "./%s", each);
+        else if (snprintf(rel, sizeof rel, "charts/%s", each), files_data_path(rel, path, len) < 0)
+            return -1;
+        if (access(path, F_OK) != 0)
+            return 0;
+    }
+    return 0;   /* the hundredth is replaced */
+}
+
 int viewchart_save(const struct plot *p, const char *name, char *path, size_t len, struct error *e)
 {
-    char rel[512];
-
     if (access(".", W_OK | X_OK) == 0) {
-        snprintf(path, len, "./%s", name);
+        unique_path(name, true, path, len);
         return plot_save(p, path, e);
     }
-    snprintf(rel, sizeof rel, "charts/%s", name);
-    if (files_data_path(rel, path, len) < 0) {
+    if (unique_path(name, false, path, len) < 0) {
         error_set(e, "the current directory cannot be written, and neither XDG_DATA_HOME nor HOME is set: "
                      "start the tutor in a directory you can write");
         return -1;

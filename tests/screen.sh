@@ -316,17 +316,25 @@ check "the help lists G" "G +save the chart \(SVG\)"
 keys Escape
 check_gone "the help closes" "save the chart \(SVG\)"
 keys G
-check "G saves the bars and says where" "the bars saved in \./clmm-tutor-lesson5-64-[0-9]{8}-[0-9]{6}\.svg"
+check "G saves the bars and says where, the file first" "clmm-tutor-lesson5-64-[0-9]{8}-[0-9]{6}\.svg: the bars saved, in the directory"
 chart=$(ls "$tmp/charts"/clmm-tutor-lesson5-64-*.svg 2>/dev/null | head -n 1)
 if svg_valid "$chart" && grep -q 'fill="#111111" font-weight="bold">Tiles in local memory</text>' "$chart"; then
     ok "the saved bars are valid SVG, the lesson on screen in bold"
 else
     not_ok "the saved bars are valid SVG, the lesson on screen in bold ($chart)"
 fi
+keys G
+check "G again: a second file, not the first one replaced" "clmm-tutor-lesson5-64-[0-9]{8}-[0-9]{6}(-2)?\.svg: the bars saved"
+sleep 0.5
+if [ "$(ls "$tmp/charts"/clmm-tutor-lesson5-64-*.svg 2>/dev/null | wc -l)" -eq 2 ]; then
+    ok "two presses of G, two files"
+else
+    not_ok "two presses of G, two files ($(ls "$tmp/charts" | tr '\n' ' '))"
+fi
 keys w
 check "a sweep to save, two sizes measured" "sweep lesson 5: [3-9][0-9]* of [0-9]+"
 keys G
-check "G saves the sweep" "the sweep saved in \./clmm-tutor-lesson5-sweep-[0-9]{8}-[0-9]{6}\.svg"
+check "G saves the sweep" "clmm-tutor-lesson5-sweep-[0-9]{8}-[0-9]{6}\.svg: the sweep saved"
 chart=$(ls "$tmp/charts"/clmm-tutor-lesson5-sweep-*.svg 2>/dev/null | head -n 1)
 if svg_valid "$chart" && grep -q 'font-weight="bold">5 Tiles in local memory</text>' "$chart" &&
     grep -q '>64</text>' "$chart" && grep -q '<polyline' "$chart"; then
