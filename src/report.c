@@ -143,18 +143,21 @@ void report_list(FILE *out, const struct lesson_set *set)
         fputs("[TF32]: inputs with 10 bits of mantissa, checked to the TF32 tolerance.\n", out);
 }
 
-/* "Label: text", the text wrapped to width and starting indent columns in, with
-   continuation lines under its start. */
-static void print_wrapped(FILE *out, const char *label, int indent, const char *text, int width)
+void report_wrapped(FILE *out, const char *label, int indent, const char *text, int width, bool keep_lines)
 {
     struct text_lines lines;
-    char *printable = text_printable(text, true);
+    char *printable = text_printable(text, keep_lines);
 
     text_layout(printable, width - indent, &lines);
     for (size_t i = 0; i < lines.count; i++)
         fprintf(out, "%-*s%s\n", indent, i == 0 ? label : "", lines.items[i].text);
     text_lines_free(&lines);
     free(printable);
+}
+
+static void print_wrapped(FILE *out, const char *label, int indent, const char *text, int width)
+{
+    report_wrapped(out, label, indent, text, width, true);
 }
 
 /* One document of the SOURCES file, whole, margin columns in: its id and title, then its

@@ -106,6 +106,10 @@ void report_end(struct report *rep);
    32709% says less). Nothing when ref is not above 0. title is made printable. */
 void report_share(FILE *out, double best, double ref, const char *title);
 
+/* "Label: text", text made printable (its line breaks kept or not) and wrapped to width,
+   starting indent columns in, its continuation lines under its start. */
+void report_wrapped(FILE *out, const char *label, int indent, const char *text, int width, bool keep_lines);
+
 /* A row's lesson title in a column of width columns, as the table shows it (a side branch's
    marked, a TF32 lesson's tagged). */
 void report_title(FILE *out, const struct run_result *r, int width);

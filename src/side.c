@@ -56,15 +56,7 @@ static void put_right(FILE *out, const char *text, int width)
 /* "label: text", text made printable and wrapped to LINE_W, its lines under its start. */
 static void put_wrapped(FILE *out, const char *label, const char *text)
 {
-    struct text_lines lines;
-    char *printable = text_printable(text, false);
-    int indent = (int)strlen(label);
-
-    text_layout(printable, LINE_W - indent, &lines);
-    for (size_t i = 0; i < lines.count; i++)
-        fprintf(out, "%-*s%s\n", indent, i == 0 ? label : "", lines.items[i].text);
-    text_lines_free(&lines);
-    free(printable);
+    report_wrapped(out, label, (int)strlen(label), text, LINE_W, false);
 }
 
 void side_begin(const struct side *t, FILE *out)
