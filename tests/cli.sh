@@ -5,40 +5,7 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-tutor="$top_builddir/src/clmm-tutor"
-export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# The tuner's files go here, not to the user's; and no saved tuning changes these runs.
-export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
-# So do the measured ceilings; POCL keeps its compiled kernels under XDG_CACHE_HOME too,
-# and is told where they were, or it would compile every kernel again.
-export POCL_CACHE_DIR="${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$tmp}/.cache}/pocl/kcache}"
-export XDG_CACHE_HOME="$tmp/cache"
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); echo "PASS: $1"; }
-not_ok() { failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/    | /' "$tmp/out" "$tmp/err" | head -20; }
-
-# expect NAME STATUS PATTERN COMMAND...: runs COMMAND, wants exit STATUS and PATTERN
-# (an extended regex) somewhere in its stdout or stderr.
-expect() {
-    name=$1 want=$2 pattern=$3
-    shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        echo "    exit status $got, expected $want" >>"$tmp/err"
-        not_ok "$name"
-    elif ! cat "$tmp/out" "$tmp/err" | grep -Eq -- "$pattern"; then
-        echo "    no match for: $pattern" >>"$tmp/err"
-        not_ok "$name"
-    else
-        ok "$name"
-    fi
-}
+. "$top_srcdir/tests/testlib.sh"
 
 # A usage error is exactly one message line plus the hint, on stderr, and exit status 2.
 usage_error() {

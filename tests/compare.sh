@@ -7,38 +7,8 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-tutor="$top_builddir/src/clmm-tutor"
+. "$top_srcdir/tests/testlib.sh"
 saved="$top_srcdir/tests/compare/saved-64.json"
-export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
-export POCL_CACHE_DIR="${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$tmp}/.cache}/pocl/kcache}"
-export XDG_CACHE_HOME="$tmp/cache"
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); echo "PASS: $1"; }
-not_ok() { failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/    | /' "$tmp/out" "$tmp/err" | head -30; }
-
-# expect NAME STATUS PATTERN COMMAND...: exit STATUS and PATTERN (an extended regex) in
-# stdout or stderr.
-expect() {
-    name=$1 want=$2 pattern=$3
-    shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        echo "    exit status $got, expected $want" >>"$tmp/err"
-        not_ok "$name"
-    elif ! cat "$tmp/out" "$tmp/err" | grep -Eq -- "$pattern"; then
-        echo "    no match for: $pattern" >>"$tmp/err"
-        not_ok "$name"
-    else
-        ok "$name"
-    fi
-}
 
 # The arguments, refused before any device is opened.
 expect "--device all outside --bench" 2 'several devices are measured side by side by --bench only' \
