@@ -16,7 +16,7 @@
 #define CHECK_TIMED_REPS MEASURE_MIN_REPS
 
 static const char *const verdict_names[] = { "verified", "not-built", "wrong", "unstable", "refused", "failed",
-                                             "cancelled" };
+                                             "did-not-finish", "crashed", "race", "cancelled" };
 
 const char *check_verdict_name(enum check_verdict v)
 {
@@ -26,7 +26,9 @@ const char *check_verdict_name(enum check_verdict v)
 const char *check_verdict_text(enum check_verdict v)
 {
     static const char *const texts[] = { "verified", "does not build", "wrong", "launches disagree (a race)",
-                                         "refused by the device", "failed", "cancelled" };
+                                         "refused by the device", "failed", "did not finish in time",
+                                         "the kernel ended the process running it",
+                                         "oclgrind saw a race or a bad access", "cancelled" };
 
     return (unsigned)v <= CHECK_CANCELLED ? texts[v] : "?";
 }
@@ -132,6 +134,37 @@ char *check_rewrite_log(const char *log, const char *shown_name, int *first_line
 
 /* ---- the check ---- */
 
+void check_step_describe(const struct check_step *st, int lesson, char *buf, size_t len)
+{
+    switch (st->kind) {
+    case CHECK_STEP_BUILDING:
+        snprintf(buf, len, "building");
+        break;
+    case CHECK_STEP_REFERENCE:
+        snprintf(buf, len, "timing lesson %d at %lldx%lldx%lld for the time limit", lesson, st->size.m, st->size.n,
+                 st->size.k);
+        break;
+    case CHECK_STEP_LAUNCH:
+        snprintf(buf, len, "%lldx%lldx%lld, launch %d of %d", st->size.m, st->size.n, st->size.k, st->launch,
+                 st->launches);
+        break;
+    case CHECK_STEP_SPEED:
+        snprintf(buf, len, "measuring the speed at %lldx%lldx%lld", st->size.m, st->size.n, st->size.k);
+        break;
+    case CHECK_STEP_RACES:
+        snprintf(buf, len, "under oclgrind at %lldx%lldx%lld, for races", st->size.m, st->size.n, st->size.k);
+        break;
+    }
+}
+
+static void announce(const struct check_options *o, int kind, struct gemm_size size, int launch, int launches)
+{
+    struct check_step st = { kind, size, launch, launches, 0.0 };
+
+    if (o->step)
+        o->step(o->step_ctx, &st);
+}
+
 static void set_message(struct check_report *r, const char *msg)
 {
     if (r->message[0] == '\0')
@@ -209,7 +242,7 @@ static int guarded_workspace(struct workspace *w, struct ocl *cl, struct gemm_si
 
 /* repeat verified launches at one size, with the same inputs; their results must agree. */
 static void check_size(struct ocl *cl, const struct exercise *x, const struct lesson *l, const struct param_set *ps,
-                       const struct measure_config *cfg, struct check_size *cs)
+                       const struct measure_config *cfg, const struct check_options *o, struct check_size *cs)
 {
     struct workspace w;
     struct error e;
@@ -225,6 +258,7 @@ static void check_size(struct ocl *cl, const struct exercise *x, const struct le
     for (int rep = 0; rep < x->repeat && cs->verdict == CHECK_VERIFIED; rep++) {
         struct run_result rr;
         run_result_init(&rr);
+        announce(o, CHECK_STEP_LAUNCH, cs->size, rep + 1, x->repeat);
         measure_lesson(&w, l, ps, cfg, &rr);
         cs->verdict = verdict_of(&rr);
         cs->max_error = rr.verify.max_error > cs->max_error ? rr.verify.max_error : cs->max_error;
@@ -346,6 +380,79 @@ static bool uses_local_memory(const char *source)
     return false;
 }
 
+/* What the exercise's own kernel uses, and how many barriers it has: its uses line, else
+   the text of its solution. */
+static void reference_uses(const struct exercise *x, const struct lesson_set *lessons, unsigned *uses,
+                           int *barriers)
+{
+    struct lesson sol;
+    struct error e;
+    char *text;
+
+    *uses = x->uses_given ? x->uses : USES_ALL;
+    *barriers = -1;
+    error_init(&e);
+    exercise_solution_lesson(x, lessons, &sol);
+    if ((text = lesson_kernel_source(&sol, &e))) {
+        if (!x->uses_given)
+            *uses = errmap_uses_of(text);
+        *barriers = errmap_barriers_of(text);
+        free(text);
+    }
+    error_clear(&e);
+}
+
+/* A wrong size at which M != N, where the same kernel is right at a size with M = N (an
+   earlier size of the check, else one more launch at max(M, N) on each side of C). */
+static bool right_when_square(struct ocl *cl, const struct lesson *l, const struct param_set *ps,
+                              const struct measure_config *cfg, const struct check_options *o,
+                              const struct check_report *r, const struct check_size *wrong)
+{
+    struct gemm_size s = wrong->size;
+    struct workspace w;
+    struct run_result rr;
+    struct error e;
+    bool right;
+
+    if (s.m == s.n)
+        return false;
+    for (size_t i = 0; i + 1 < r->nsizes; i++)
+        if (r->sizes[i].size.m == r->sizes[i].size.n && r->sizes[i].verdict == CHECK_VERIFIED)
+            return true;
+    s.m = s.n = s.m > s.n ? s.m : s.n;
+    error_init(&e);
+    if (guarded_workspace(&w, cl, s, cfg->seed + 1, &e) < 0) {
+        error_clear(&e);
+        return false;
+    }
+    announce(o, CHECK_STEP_LAUNCH, s, 1, 1);
+    run_result_init(&rr);
+    measure_lesson(&w, l, ps, cfg, &rr);
+    right = rr.status == RUN_OK;
+    run_result_free(&rr);
+    workspace_free(&w);
+    return right;
+}
+
+/* The suspect of a wrong size that the map alone cannot see: a barrier fewer than the
+   exercise's kernel has (a race, which a CPU device shows as a pattern), or M and N
+   exchanged. */
+static void name_suspect(struct ocl *cl, const struct exercise *x, const struct lesson_set *lessons,
+                         const struct lesson *l, const struct param_set *ps, const struct measure_config *cfg,
+                         const struct check_options *o, const char *source, struct check_report *r,
+                         struct check_size *cs)
+{
+    unsigned uses;
+    int barriers;
+
+    reference_uses(x, lessons, &uses, &barriers);
+    cs->map.uses = uses;
+    if ((uses & USES_BARRIERS) && barriers > 0 && errmap_barriers_of(source) < barriers)
+        cs->map.suspect = SUSPECT_RACE;
+    else if (cs->map.pattern != ERRMAP_EDGES && right_when_square(cl, l, ps, cfg, o, r, cs))
+        cs->map.suspect = SUSPECT_M_N;
+}
+
 int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set *lessons,
               const struct check_options *o, struct check_report *r, struct error *e)
 {
@@ -389,6 +496,7 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
         free(source);
         return 0;
     }
+    announce(o, CHECK_STEP_BUILDING, (struct gemm_size){ 0, 0, 0 }, 0, 0);
     if (!build(cl, &l, &ps, source, shown, r)) {
         free(source);
         return 0;
@@ -399,7 +507,9 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
         struct check_size *cs = &r->sizes[r->nsizes++];
         cs->size = x->sizes[i];
         cs->verdict = CHECK_VERIFIED;
-        check_size(cl, x, &l, &ps, &cfg, cs);
+        check_size(cl, x, &l, &ps, &cfg, o, cs);
+        if (cs->verdict == CHECK_WRONG && cs->map.pattern != ERRMAP_NONE)
+            name_suspect(cl, x, lessons, &l, &ps, &cfg, o, source, r, cs);
         if (cs->verdict != CHECK_VERIFIED) {
             r->verdict = cs->verdict;
             set_message(r, cs->message);
@@ -410,6 +520,8 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
     if (r->verdict == CHECK_VERIFIED && x->speed != SPEED_NONE) {
         struct check_options so = *o;
         so.measure.source = source;
+        if (x->speed != SPEED_PREDICT || o->has_prediction)
+            announce(o, CHECK_STEP_SPEED, r->speed_size, 0, 0);
         measure_speed(cl, x, lessons, &l, &ps, &so, r);
     }
     free(source);

@@ -22,7 +22,21 @@ enum check_verdict {
     CHECK_UNSTABLE,             /* each launch close enough, but launches disagree: a race */
     CHECK_REFUSED,              /* the device cannot run it (local memory, group size...) */
     CHECK_FAILED,               /* a launch failed, or the file cannot be read */
+    CHECK_TIMEOUT,              /* a step did not finish in its time limit (isolate.h) */
+    CHECK_CRASHED,              /* the process running the kernel died (isolate.h) */
+    CHECK_RACE,                 /* oclgrind saw work-items race, or an access outside a buffer
+                                   (races.h) */
     CHECK_CANCELLED,
+};
+
+/* The check under oclgrind (races.h). */
+enum check_races {
+    RACES_NOT_RUN,              /* not asked for */
+    RACES_NONE,                 /* oclgrind found nothing */
+    RACES_FOUND,                /* data races: the verdict is CHECK_RACE */
+    RACES_ACCESS,               /* an access outside a buffer: the verdict is CHECK_RACE */
+    RACES_UNAVAILABLE,          /* asked for, but oclgrind is not installed */
+    RACES_FAILED,               /* oclgrind could not run it */
 };
 
 enum check_speed {
@@ -45,6 +59,17 @@ struct check_size {
     long long differing;        /* CHECK_UNSTABLE: elements that changed between launches */
 };
 
+/* What a check is about to do, for a progress line and a time limit. */
+struct check_step {
+    enum { CHECK_STEP_BUILDING, CHECK_STEP_REFERENCE, CHECK_STEP_LAUNCH, CHECK_STEP_SPEED, CHECK_STEP_RACES } kind;
+    struct gemm_size size;      /* REFERENCE, LAUNCH, SPEED */
+    int launch, launches;       /* LAUNCH: launch of launches at this size, from 1 */
+    double allowed_s;           /* its time limit, where one is watched (isolate.h); 0: none */
+};
+
+/* "64x64x64, launch 1 of 3", "building", ...; lesson: the exercise's (for the reference). */
+void check_step_describe(const struct check_step *st, int lesson, char *buf, size_t len);
+
 struct check_options {
     const char *file;           /* the student's kernel */
     const char *shown_name;     /* the name build errors give it; NULL: file */
@@ -54,6 +79,12 @@ struct check_options {
     struct gemm_size speed_size;    /* instead of the exercise's */
     struct measure_config measure;  /* seed, cancel, progress; budget and reps of the speed
                                        measurement (the checks' own launches are fixed) */
+    /* When not NULL: called before each step (the build, each launch, the speed). */
+    void (*step)(void *ctx, struct check_step *st);
+    /* When not NULL, while a step runs in a child (isolate.h): called a few times a second
+       with how long it has run. */
+    void (*waiting)(void *ctx, const struct check_step *st, double elapsed_s);
+    void *step_ctx;
 };
 
 struct check_report {
@@ -80,6 +111,8 @@ struct check_report {
     char speed_message[512];    /* why it was not measured or not judged */
     bool barrier_note;          /* verified on a device that is not a GPU, with a kernel that
                                    uses local memory: a missing barrier may go unseen there */
+    enum check_races races;     /* the run under oclgrind */
+    char races_message[1024];   /* what it found, or why it did not run */
 };
 
 void check_report_free(struct check_report *r);

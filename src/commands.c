@@ -140,20 +140,36 @@ static int check_param_names(const struct options *opts, const struct lesson_set
     return 0;
 }
 
-int commands_open_device(const struct options *opts, struct device_list *list, struct ocl *cl)
+struct isolate *commands_apart(const struct options *opts)
 {
-    const struct device_info *d;
+    return opts->lessons_dir ? isolate_new(NULL, NULL) : NULL;
+}
+
+int commands_select_device(const struct options *opts, struct device_list *list, const struct device_info **d)
+{
     const char *spec = opts->device ? opts->device : getenv("CLMM_TUTOR_DEVICE");
     struct error e;
 
     error_init(&e);
     if (device_list_load(list, &e) < 0)
         return commands_fail(EXIT_ENVIRONMENT, &e);
-    d = device_select(list, spec, &e);
-    if (!d) {
+    *d = device_select(list, spec, &e);
+    if (!*d) {
         device_list_free(list);
         return commands_fail(EXIT_ENVIRONMENT, &e);
     }
+    return EXIT_OK;
+}
+
+int commands_open_device(const struct options *opts, struct device_list *list, struct ocl *cl)
+{
+    const struct device_info *d;
+    struct error e;
+    int status;
+
+    error_init(&e);
+    if ((status = commands_select_device(opts, list, &d)) != EXIT_OK)
+        return status;
     if (ocl_open(cl, d, &e) < 0) {
         device_list_free(list);
         return commands_fail(EXIT_ENVIRONMENT, &e);
@@ -254,6 +270,7 @@ int commands_clblast_params(const struct options *opts, struct clblast_params *c
 struct bench_view {
     struct meter meter;
     struct plot plot;
+    struct isolate *apart;      /* where the lessons run when they are not the installed ones */
     struct measure_config mc;   /* opts->measure, with the progress line as its hook */
     size_t step, steps;         /* the rows measured so far, and in all */
     size_t nsizes;
@@ -301,6 +318,8 @@ static int bench_device(const struct options *opts, const struct lesson_set *set
         report_size_begin(rep, opts->sizes[s]);
         /* A size the device cannot hold is refused for each lesson, in every format. */
         ready = workspace_init(&w, cl, opts->sizes[s], opts->measure.seed, &e) == 0;
+        if (ready && bv->apart)
+            isolate_attach(bv->apart, &w);
         for (size_t i = 0; i < set->count; i++) {
             const struct lesson *l = &set->items[i];
             struct param_set ps;
@@ -429,6 +448,7 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
     bv->nsizes = opts->nsizes;
     bv->steps = n * opts->nsizes * (lessons + references);
     meter_init(&bv->meter, stderr);
+    bv->apart = commands_apart(opts);
     bv->mc = opts->measure;
     bv->mc.progress = meter_progress;
     bv->mc.progress_ctx = &bv->meter;
@@ -450,6 +470,7 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
         }
     }
     plot_free(&bv->plot);
+    isolate_free(bv->apart);
     free(bv);
     if (saved) {
         compare_notes(saved);
@@ -503,19 +524,16 @@ static void print_step(void *ctx, const struct tune_step *st)
     tune_next(tv, st->space, st->done);
 }
 
-/* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted a search, 0 until one came. A
-   signal handler can only reach a variable of the file: this one is written by it alone. */
+/* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted a search or a check, 0 until one
+   came. A signal handler can only reach a variable of the file: this one is written by it
+   alone. */
 static atomic_int interrupted;
+static const char *interrupt_message;
 
-/* The first interrupt cancels the search, as the tutor's x does: it stops between two
-   launches and the configuration being measured is left for the next run. A second one
-   ends the program at once, which leaves that configuration recorded as one that did not
-   finish (the next run skips it). */
+/* The first interrupt cancels the work, as the tutor's x does, and says so. A second one
+   ends the program at once. */
 static void on_interrupt(int sig)
 {
-    static const char msg[] = "\nclmm-tutor: interrupted: the search stops after the running launch "
-                              "(interrupt again to end at once; this configuration is then skipped "
-                              "as one that did not finish)\n";
     ssize_t written;
 
     if (atomic_exchange(&interrupted, sig) != 0) {
@@ -523,36 +541,31 @@ static void on_interrupt(int sig)
         raise(sig);
         return;
     }
-    written = write(STDERR_FILENO, msg, sizeof msg - 1);
+    written = write(STDERR_FILENO, interrupt_message, strlen(interrupt_message));
     (void)written;              /* nothing to do when stderr is gone */
 }
 
-static const int interrupts[] = { SIGINT, SIGTERM, SIGHUP };
+static const int interrupts[COMMANDS_INTERRUPTS] = { SIGINT, SIGTERM, SIGHUP };
 
-#define NINTERRUPTS (sizeof interrupts / sizeof interrupts[0])
-
-/* Installed before the device is opened: a driver that catches these signals itself (POCL's
-   LLVM) puts back the handler it found before it passes a signal on. A signal ignored when
-   the program started (nohup, a background job of a script) stays ignored. */
-static void catch_interrupts(struct sigaction *old)
+const atomic_int *commands_catch_interrupts(struct sigaction *old, const char *message)
 {
     struct sigaction sa;
 
+    interrupt_message = message;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_interrupt;
-    for (size_t i = 0; i < NINTERRUPTS; i++)
+    for (size_t i = 0; i < COMMANDS_INTERRUPTS; i++)
         if (sigaction(interrupts[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
             sigaction(interrupts[i], &sa, NULL);
+    return &interrupted;
 }
 
-/* Puts the handlers back; after an interrupt, ends the program as that signal does (for a
-   shell, status 128 + its number), now that the search is stopped and its best saved. */
-static void release_interrupts(const struct sigaction *old)
+void commands_release_interrupts(const struct sigaction *old)
 {
     int sig;
 
-    for (size_t i = 0; i < NINTERRUPTS; i++)
+    for (size_t i = 0; i < COMMANDS_INTERRUPTS; i++)
         sigaction(interrupts[i], &old[i], NULL);
     sig = atomic_load(&interrupted);
     if (sig) {
@@ -571,6 +584,7 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     char device[600], log_path[4096], saved[4096], *title;
     struct tune_result res;
     struct tune_view tv = { l, opts->sizes[0], { 0 }, opts->max_configs, 0, 0 };
+    struct isolate *apart = NULL;
     struct workspace w;
     struct error e;
     bool kept = false;
@@ -594,6 +608,8 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     if (lesson_device_check(l, cl->device, &e) < 0 ||
         workspace_init(&w, cl, opts->sizes[0], opts->measure.seed, &e) < 0)
         return commands_fail(EXIT_RUN_FAILED, &e);
+    if ((apart = commands_apart(opts)))
+        isolate_attach(apart, &w);
     title = text_printable(l->short_title, false);
     printf("Tuning lesson %d (%s) at %lldx%lldx%lld\non %s\n", l->number, title,
            opts->sizes[0].m, opts->sizes[0].n, opts->sizes[0].k, device);
@@ -602,7 +618,7 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
            tune_space_size(l), to.max_configs, to.time_limit_s);
     printf("Log (to resume): %s\n\n", log_path);
     fflush(stdout);
-    to.measure.cancel = &interrupted;
+    to.measure.cancel = &interrupted;   /* caught by the caller (commands_catch_interrupts) */
     meter_init(&tv.meter, stderr);
     tv.meter.deadline_s = to.time_limit_s;
     to.measure.progress = meter_progress;
@@ -611,6 +627,7 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     rc = tune_run(&w, l, &to, log_path, print_step, &tv, &res, &e);
     meter_clear(&tv.meter);
     workspace_free(&w);
+    isolate_free(apart);
     if (rc < 0)
         return commands_fail(EXIT_ENVIRONMENT, &e);
     report_tune_summary(stdout, l, &res, opts->restart);
@@ -1079,10 +1096,12 @@ int commands_run(const struct options *opts, commands_screen *screen)
         }
         break;
     case MODE_TUNE: {
-        struct sigaction old[NINTERRUPTS];
-        catch_interrupts(old);
+        struct sigaction old[COMMANDS_INTERRUPTS];
+        commands_catch_interrupts(old, "\nclmm-tutor: interrupted: the search stops after the running launch "
+                                       "(interrupt again to end at once; this configuration is then skipped "
+                                       "as one that did not finish)\n");
         status = with_device(opts, &set, lesson, tune);
-        release_interrupts(old);
+        commands_release_interrupts(old);
         break;
     }
     default:

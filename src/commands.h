@@ -2,11 +2,14 @@
 #ifndef CLMM_COMMANDS_H
 #define CLMM_COMMANDS_H
 
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "clblastparams.h"
 #include "device.h"
 #include "exercise.h"
+#include "isolate.h"
 #include "ocl.h"
 #include "lesson.h"
 #include "compare.h"
@@ -35,6 +38,20 @@ int commands_run(const struct options *opts, commands_screen *screen);
 int commands_fail(int status, const struct error *e);
 int commands_open_device(const struct options *opts, struct device_list *list, struct ocl *cl);
 int commands_terminal_width(void);
+/* With --lessons, a child process for the lessons' kernels (isolate.h: they are not the
+   installed ones); NULL with the installed lessons, which run in this process. */
+struct isolate *commands_apart(const struct options *opts);
+/* The device of --device, CLMM_TUTOR_DEVICE or the default, listed but not opened. */
+int commands_select_device(const struct options *opts, struct device_list *list, const struct device_info **d);
+
+/* SIGINT, SIGTERM and SIGHUP while a long step runs: the first one prints message on
+   stderr and sets the flag returned, which the step takes as its cancel flag; a second
+   one ends the program at once. old keeps the handlers found, for
+   commands_release_interrupts, which puts them back and then, after an interrupt, ends the
+   program as that signal does (for a shell, status 128 + its number). */
+#define COMMANDS_INTERRUPTS 3
+const atomic_int *commands_catch_interrupts(struct sigaction *old, const char *message);
+void commands_release_interrupts(const struct sigaction *old);
 
 /* CLBlast's tuned parameters for the reference row: from --clblast-params, else from the
    files of CLMM_TUTOR_CLBLAST_PARAMS (for --bench and the tutor, with the reference row, in

@@ -2,10 +2,12 @@
 
    The tests go from the most specific to the least: nothing written at all, C transposed,
    C a constant multiple of the reference, every element wrong, only the partial tiles at
-   the bottom and right wrong, the same positions of every tile wrong, only NaN wrong; what
-   is left is scattered. An element is wrong by verify.c's own measure and tolerance. */
+   the bottom and right wrong, the same positions of every tile wrong, only NaN wrong, most
+   wrong elements holding another element's value; what is left is scattered. An element is
+   wrong by verify.c's own measure and tolerance. */
 #include "errmap.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +62,46 @@ static bool scaled(const float *C, const double *ref, const double *scale, long 
             return false;
     *factor = s;
     return true;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* How many wrong elements that hold a number hold, within the tolerance, the reference of
+   some other element: the sorted references are searched around each value. */
+static long long count_misplaced(const float *C, const double *ref, const double *scale, const bool *wrong,
+                                 long long count, double tolerance)
+{
+    double *sorted = malloc((size_t)count * sizeof *sorted), widest = 0.0;
+    long long found = 0;
+
+    if (!sorted)
+        return 0;
+    for (long long i = 0; i < count; i++) {
+        sorted[i] = ref[i];
+        widest = scale[i] > widest ? scale[i] : widest;
+    }
+    qsort(sorted, (size_t)count, sizeof *sorted, by_value);
+    for (long long i = 0; i < count; i++) {
+        double v = C[i], reach = tolerance * widest;
+        long long lo = 0, hi = count;
+        if (!wrong[i] || !isfinite(v))
+            continue;
+        while (lo < hi) {       /* the first reference >= v - reach */
+            long long mid = lo + (hi - lo) / 2;
+            if (sorted[mid] < v - reach)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        found += lo < count && sorted[lo] <= v + reach;
+    }
+    free(sorted);
+    return found;
 }
 
 /* Every wrong element lies beyond the last full tile, and there is such a part. */
@@ -168,7 +210,9 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
         em->wrong += wrong[i];
         em->unwritten += isnan(C[i]) != 0;
     }
+    em->uses = USES_ALL;
     draw(C, wrong, em);
+    em->misplaced = count_misplaced(C, ref, scale, wrong, m * n, tolerance);
     if (em->wrong == 0)
         em->pattern = ERRMAP_RIGHT;
     else if (em->unwritten == em->total)
@@ -185,6 +229,8 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
         em->pattern = ERRMAP_INDEX;
     else if (em->wrong == em->unwritten)
         em->pattern = ERRMAP_UNWRITTEN;
+    else if (em->misplaced * 2 >= em->wrong - em->unwritten)
+        em->pattern = ERRMAP_MISPLACED;
     else
         em->pattern = ERRMAP_SCATTERED;
     free(wrong);
@@ -215,6 +261,71 @@ bool errmap_product(const float *A, const float *B, const float *C, long long m,
     return true;
 }
 
+/* source with its comments blanked, in a malloc'd copy. */
+static char *without_comments(const char *source)
+{
+    char *text = xstrdup(source);
+
+    for (char *p = text; *p; p++) {
+        if (p[0] == '/' && p[1] == '*') {
+            char *end = strstr(p + 2, "*/");
+            char *stop = end ? end + 2 : p + strlen(p);
+            memset(p, ' ', (size_t)(stop - p));
+            p = stop - 1;
+        } else if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                *p++ = ' ';
+            if (!*p)
+                break;
+        }
+    }
+    return text;
+}
+
+/* Whether word stands in text as a whole identifier. */
+static int count_word(const char *text, const char *word, bool call)
+{
+    size_t len = strlen(word);
+    int n = 0;
+
+    for (const char *p = strstr(text, word); p; p = strstr(p + len, word)) {
+        const char *after = p + len;
+        if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue;
+        if (isalnum((unsigned char)*after) || *after == '_')
+            continue;
+        while (call && (*after == ' ' || *after == '\t' || *after == '\n'))
+            after++;
+        if (!call || *after == '(')
+            n++;
+    }
+    return n;
+}
+
+unsigned errmap_uses_of(const char *source)
+{
+    char *text = without_comments(source);
+    unsigned uses = 0;
+
+    if (count_word(text, "__local", false) || count_word(text, "local", false))
+        uses |= USES_LOCAL_MEMORY;
+    if (count_word(text, "barrier", true) || count_word(text, "work_group_barrier", true))
+        uses |= USES_BARRIERS;
+    if (count_word(text, "get_local_id", true) || count_word(text, "get_group_id", true))
+        uses |= USES_LOCAL_ID;
+    free(text);
+    return uses;
+}
+
+int errmap_barriers_of(const char *source)
+{
+    char *text = without_comments(source);
+    int n = count_word(text, "barrier", true) + count_word(text, "work_group_barrier", true);
+
+    free(text);
+    return n;
+}
+
 const char *errmap_pattern_name(enum errmap_pattern p)
 {
     switch (p) {
@@ -226,6 +337,7 @@ const char *errmap_pattern_name(enum errmap_pattern p)
     case ERRMAP_INDEX: return "index";
     case ERRMAP_TRANSPOSED: return "transposed";
     case ERRMAP_FACTOR: return "factor";
+    case ERRMAP_MISPLACED: return "misplaced";
     case ERRMAP_SCATTERED: return "scattered";
     }
     return "?";
@@ -244,6 +356,8 @@ void errmap_summary(const struct errmap *em, char *buf, size_t len)
                 errmap_pattern_name(em->pattern), em->wrong, em->total, em->unwritten);
     if (em->pattern == ERRMAP_FACTOR)
         str_appendf(&s, "", "; C = %.4g x the product", em->factor);
+    else if (em->pattern == ERRMAP_MISPLACED)
+        str_appendf(&s, "", "; %lld hold the right value of another element", em->misplaced);
     else if (em->pattern == ERRMAP_INDEX)
         str_appendf(&s, "", "; %lld of %lld positions in every %lldx%lld tile, first (%lld, %lld)",
                     em->index_positions, em->tile_rows * em->tile_cols, em->tile_rows, em->tile_cols,
@@ -267,11 +381,34 @@ void errmap_cells_describe(const struct errmap *em, char *buf, size_t len)
                  em->cell_rows / em->tile_rows, em->cell_cols / em->tile_cols);
 }
 
+/* The hint of a suspect that a check found, or NULL. */
+static const char *suspect_hint(enum errmap_suspect suspect)
+{
+    switch (suspect) {
+    case SUSPECT_RACE:
+        return "a race: work-items read local memory before another work-item of the group has written "
+               "it, or after it has overwritten it; look for a missing barrier";
+    case SUSPECT_M_N:
+        return "right when M = N, wrong when M and N differ: M and N are exchanged somewhere, in how the "
+               "work-item's id becomes a row and a column, in a bound, or in a leading dimension (row*N + "
+               "col for a row-major C)";
+    case SUSPECT_NONE:
+        break;
+    }
+    return NULL;
+}
+
 void errmap_hint(const struct errmap *em, char *buf, size_t len)
 {
     const char *where = em->edge_rows && em->edge_cols ? "last row and column"
                         : em->edge_rows ? "last row" : "last column";
+    const char *suspect = suspect_hint(em->suspect);
+    bool tiles = em->uses & USES_LOCAL_MEMORY, barriers = em->uses & USES_BARRIERS;
 
+    if (suspect) {
+        snprintf(buf, len, "%s", suspect);
+        return;
+    }
     switch (em->pattern) {
     case ERRMAP_NONE:
         snprintf(buf, len, "the product is too large to compare every element on the host");
@@ -282,11 +419,13 @@ void errmap_hint(const struct errmap *em, char *buf, size_t len)
     case ERRMAP_UNWRITTEN:
         if (em->unwritten == em->total)
             snprintf(buf, len, "no element of C holds a number (NaN): the kernel stores nothing, stores "
-                               "outside C, or sums values never written (a local tile never filled)");
+                               "outside C%s", tiles ? ", or sums values never written (a local tile never "
+                                                      "filled)" : "");
         else
             snprintf(buf, len, "some elements hold no number (NaN): the NDRange does not cover C, a "
-                               "bounds check returns too early, or they sum values never written (a "
-                               "local tile never filled)");
+                               "bounds check returns too early%s", tiles ? ", or they sum values never "
+                                                                          "written (a local tile never "
+                                                                          "filled)" : "");
         break;
     case ERRMAP_EVERYWHERE:
         snprintf(buf, len, "every element is wrong: check how A, B and C are indexed and the loop "
@@ -298,8 +437,10 @@ void errmap_hint(const struct errmap *em, char *buf, size_t len)
         break;
     case ERRMAP_INDEX:
         snprintf(buf, len, "the same position%s inside every tile %s wrong: an index computed from "
-                           "the work-item's local id is off",
-                 em->index_positions > 1 ? "s" : "", em->index_positions > 1 ? "are" : "is");
+                           "the work-item's %s is off%s",
+                 em->index_positions > 1 ? "s" : "", em->index_positions > 1 ? "are" : "is",
+                 em->uses & USES_LOCAL_ID ? "local id" : "id",
+                 barriers ? ", or a barrier is missing (a race looks the same on a CPU device)" : "");
         break;
     case ERRMAP_TRANSPOSED:
         if (em->column_major && em->m != em->n)
@@ -315,11 +456,24 @@ void errmap_hint(const struct errmap *em, char *buf, size_t len)
             snprintf(buf, len, "C is all zeros: the sum is never accumulated, or never stored");
         else
             snprintf(buf, len, "C is %.4g times the product: a term is missing or counted more than "
-                               "once (a loop bound, a duplicated tile)", em->factor);
+                               "once (a loop bound, %s)", em->factor, tiles ? "a duplicated tile" : "a step of K");
+        break;
+    case ERRMAP_MISPLACED:
+        snprintf(buf, len, "right values in the wrong places: the index where C is written is off (a "
+                           "leading dimension: row*N + col for a row-major C, col*M + row for a "
+                           "column-major one), or M and N are exchanged");
         break;
     case ERRMAP_SCATTERED:
-        snprintf(buf, len, "the wrong elements follow no pattern: look for a missing barrier or a "
-                           "read beyond a tile");
+        if (barriers)
+            snprintf(buf, len, "the wrong elements follow no pattern: look for a missing barrier or a "
+                               "read beyond a tile");
+        else if (tiles)
+            snprintf(buf, len, "the wrong elements follow no pattern: look for a read beyond a tile, or an "
+                               "index that runs past a row of A or a column of B");
+        else
+            snprintf(buf, len, "the wrong elements follow no pattern: look for an index that runs past a "
+                               "row of A or a column of B (M, N and K in the right places), or a loop "
+                               "bound");
         break;
     }
 }

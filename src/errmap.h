@@ -22,7 +22,24 @@ enum errmap_pattern {
     ERRMAP_TRANSPOSED,  /* C stored in the other order (row-major for column-major, or the
                            reverse): the row and column swapped where it is written */
     ERRMAP_FACTOR,      /* C = factor * reference */
+    ERRMAP_MISPLACED,   /* most wrong elements hold the right value of another element: C is
+                           written at the wrong places (a leading dimension, M and N swapped) */
     ERRMAP_SCATTERED,   /* none of the above */
+};
+
+/* What a kernel uses, so that a hint names only what the kernel has (errmap_hint). */
+enum errmap_uses {
+    USES_LOCAL_MEMORY = 1,      /* __local arrays or arguments */
+    USES_BARRIERS = 2,          /* barrier() */
+    USES_LOCAL_ID = 4,          /* get_local_id(), get_group_id() */
+    USES_ALL = 7,
+};
+
+/* A cause a check found beyond the map (check.c), which the hint names first. */
+enum errmap_suspect {
+    SUSPECT_NONE,
+    SUSPECT_RACE,               /* a barrier fewer than the exercise's kernel has */
+    SUSPECT_M_N,                /* right when M = N, wrong when M != N */
 };
 
 struct errmap {
@@ -41,7 +58,16 @@ struct errmap {
     int grid_rows, grid_cols;       /* the drawing's cells */
     long long cell_rows, cell_cols; /* elements of C per cell: whole tiles when known */
     char cells[ERRMAP_MAX_ROWS][ERRMAP_MAX_COLS];  /* '.' right, '#' wrong, '?' never written */
+    long long misplaced;            /* wrong elements that hold another element's right value */
+    unsigned uses;                  /* enum errmap_uses: what the hint may name (USES_ALL when
+                                       not known) */
+    enum errmap_suspect suspect;
 };
+
+/* What the kernel's text uses (enum errmap_uses), its comments left out. */
+unsigned errmap_uses_of(const char *source);
+/* How many times the text calls barrier(), its comments left out. */
+int errmap_barriers_of(const char *source);
 
 /* Classifies the row-major m x n C against its reference ref with the scales of verify.h's
    error (scale[i] = |A||B| of element i) and that tolerance. tile_rows x tile_cols is the
@@ -71,7 +97,8 @@ void errmap_summary(const struct errmap *em, char *buf, size_t len);
    "... of 1 x 3 elements". */
 void errmap_cells_describe(const struct errmap *em, char *buf, size_t len);
 
-/* A sentence for a student: what is wrong and the likely cause. */
+/* A sentence for a student: what is wrong and the likely cause, naming only what em->uses
+   says the kernel has; a suspect first. */
 void errmap_hint(const struct errmap *em, char *buf, size_t len);
 
 /* Row `row` of the drawing (0 <= row < grid_rows), NUL-terminated. ASCII: '.', '#', '?';

@@ -10,8 +10,11 @@
 #include "commands.h"
 #include "datadir.h"
 #include "files.h"
+#include "isolate.h"
+#include "meter.h"
 #include "practice.h"
 #include "progress.h"
+#include "races.h"
 #include "report.h"
 #include "str.h"
 #include "text.h"
@@ -218,15 +221,25 @@ static void print_speed(FILE *out, const struct check_report *r)
     }
 }
 
+void excommands_print_check_header(FILE *out, const struct exercise *x, const char *file, const char *device)
+{
+    fprintf(out, "Exercise %d: ", x->number);
+    put_printable(out, x->l.title);
+    fprintf(out, " (lesson %d)\nFile: ", x->lesson);
+    put_printable(out, file);
+    fprintf(out, "\nDevice: ");
+    put_printable(out, device);
+    fputc('\n', out);
+}
+
 void excommands_print_check(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8)
 {
-    fprintf(out, "Exercise %d: ", r->exercise);
-    put_printable(out, r->title);
-    fprintf(out, " (lesson %d)\nFile: ", x->lesson);
-    put_printable(out, r->file);
-    fprintf(out, "\nDevice: ");
-    put_printable(out, r->device);
-    fputc('\n', out);
+    excommands_print_check_header(out, x, r->file, r->device);
+    excommands_print_check_body(out, r, x, utf8);
+}
+
+void excommands_print_check_body(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8)
+{
     if (r->verdict == CHECK_NOT_BUILT) {
         fprintf(out, "Does not build");
         if (r->build_line > 0)
@@ -237,7 +250,8 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
         else
             put_printable(out, r->message);
         fputc('\n', out);
-    } else if (r->verdict == CHECK_FAILED && r->nsizes == 0) {
+    } else if ((r->verdict == CHECK_FAILED || r->verdict == CHECK_TIMEOUT || r->verdict == CHECK_CRASHED) &&
+               r->nsizes == 0) {
         put_printable(out, r->message);
         fputc('\n', out);
     } else {
@@ -255,7 +269,13 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
             fputc('\n', out);
         }
         print_speed(out, r);
-        if (r->barrier_note)
+        if (r->races != RACES_NOT_RUN) {
+            fprintf(out, "Under oclgrind (one launch): ");
+            put_printable(out, r->races_message);
+            fputc('\n', out);
+        }
+        if (r->barrier_note && (r->races == RACES_NOT_RUN || r->races == RACES_UNAVAILABLE ||
+                                r->races == RACES_FAILED))
             fprintf(out, "Note: on this CPU device the work-items of a group run one after another, which hides "
                          "most missing barriers: verified here is no proof that the kernel is free of races "
                          "(a GPU, or oclgrind --data-races, shows them).\n");
@@ -293,6 +313,8 @@ static void json_double(FILE *out, const char *key, double v, bool known)
 
 void excommands_print_check_json(FILE *out, const struct check_report *r)
 {
+    static const char *const races_states[] = { "not-run", "none", "races", "bad-access", "unavailable",
+                                                "failed" };
     static const char *const speeds[] = { "none", "met", "missed", "not-judged", "predict-first", "predicted",
                                           "failed" };
     bool measured = r->gflops > 0;
@@ -355,7 +377,10 @@ void excommands_print_check_json(FILE *out, const struct check_report *r)
     json_double(out, "prediction", r->prediction, r->prediction > 0);
     fprintf(out, ", \"message\": ");
     report_json_string(out, r->speed_message);
-    fprintf(out, "}, \"races_may_hide\": %s}\n", r->barrier_note ? "true" : "false");
+    fprintf(out, "}, \"races_may_hide\": %s, \"oclgrind\": {\"state\": \"%s\", \"message\": ",
+            r->barrier_note && r->races != RACES_NONE ? "true" : "false", races_states[r->races]);
+    report_json_string(out, r->races_message);
+    fprintf(out, "}}\n");
 }
 
 /* The student's file: FILE, or the workspace's, created from the start when absent. */
@@ -401,12 +426,91 @@ static bool is_workspace_file(const struct options *opts, const struct exercise 
     return stat(path, &a) == 0 && stat(own, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* The progress line of a check on a terminal: the step, its time, its limit. */
+struct check_line {
+    struct meter meter;
+    int lesson;                 /* the exercise's */
+    char step[160];
+    double allowed_s;
+    bool drawn_now;             /* a new step: drawn at once */
+};
+
+static void line_waiting(void *ctx, const struct check_step *st, double elapsed_s);
+
+static void line_step(void *ctx, struct check_step *st)
+{
+    struct check_line *cl = ctx;
+
+    check_step_describe(st, cl->lesson, cl->step, sizeof cl->step);
+    cl->allowed_s = st->allowed_s;
+    line_waiting(cl, st, 0.0);
+}
+
+static void line_waiting(void *ctx, const struct check_step *st, double elapsed_s)
+{
+    struct check_line *cl = ctx;
+    char text[300];
+
+    cl->drawn_now = elapsed_s == 0.0;
+    if (cl->allowed_s > 0 && st->kind == CHECK_STEP_LAUNCH)
+        snprintf(text, sizeof text, "checking: %s... %.0f s (limit %.0f s; Ctrl-C stops it)", cl->step,
+                 elapsed_s, cl->allowed_s);
+    else
+        snprintf(text, sizeof text, "checking: %s... %.0f s (Ctrl-C stops it)", cl->step, elapsed_s);
+    meter_show(&cl->meter, text, cl->drawn_now);
+}
+
+/* The check of x on the device of the options, in a child process (isolate.h), with a
+   progress line on a terminal and Ctrl-C to stop it. */
+static int run_isolated(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x,
+                        struct check_options *co, struct check_report *r)
+{
+    struct sigaction old[COMMANDS_INTERRUPTS];
+    struct device_list list;
+    const struct device_info *d;
+    struct check_line line;
+    struct isolate *iso;
+    struct error e;
+    char device[600];
+    int status, rc;
+
+    if ((status = commands_select_device(opts, &list, &d)) != EXIT_OK)
+        return status;
+    error_init(&e);
+    device_describe(d, device, sizeof device);
+    if (opts->format != FORMAT_JSON) {
+        excommands_print_check_header(stdout, x, co->file, device);
+        fflush(stdout);
+    }
+    memset(&line, 0, sizeof line);
+    meter_init(&line.meter, stderr);
+    line.lesson = x->lesson;
+    co->step = line_step;
+    co->waiting = line_waiting;
+    co->step_ctx = &line;
+    co->measure.cancel = commands_catch_interrupts(old, "\nclmm-tutor: interrupted: the check stops now\n");
+    iso = isolate_new(NULL, NULL);
+    rc = isolate_check(iso, d, x, lessons, co, opts->check_timeout_s, r, &e);
+    isolate_free(iso);
+    if (rc == 0)
+        races_run(x, lessons, co, opts->races, r);
+    meter_clear(&line.meter);
+    device_list_free(&list);
+    if (rc == 0 && r->verdict == CHECK_CANCELLED) {
+        fprintf(stderr, "clmm-tutor: the check of exercise %d was stopped while %s; its kernel was ended, and "
+                        "nothing is recorded\n", x->number, line.step[0] ? line.step : "starting");
+        check_report_free(r);
+        commands_release_interrupts(old);   /* ends the program as the signal does */
+        return EXIT_RUN_FAILED;
+    }
+    commands_release_interrupts(old);
+    return rc < 0 ? commands_fail(EXIT_ENVIRONMENT, &e) : EXIT_OK;
+}
+
 static int check(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x)
 {
     struct check_options co = { 0 };
     struct check_report r;
-    struct device_list list;
-    struct ocl cl;
     struct error e;
     char path[4200];
     size_t len;
@@ -434,33 +538,27 @@ static int check(const struct options *opts, const struct lesson_set *lessons, c
         return commands_fail(EXIT_ENVIRONMENT, &e);
     }
     free(text);
-    if ((status = commands_open_device(opts, &list, &cl)) != EXIT_OK)
-        return status;
     co.file = path;
     co.has_prediction = opts->has_prediction;
     co.prediction = opts->prediction;
     co.speed_size_given = opts->size_given;
     co.speed_size = opts->sizes[0];
     co.measure = opts->measure;
-    if (check_run(&cl, x, lessons, &co, &r, &e) < 0) {
-        status = commands_fail(EXIT_ENVIRONMENT, &e);
-    } else {
-        if (opts->format == FORMAT_JSON)
-            excommands_print_check_json(stdout, &r);
-        else
-            excommands_print_check(stdout, &r, x, false);
-        /* Progress is the student's: the checks of their workspace file. A teacher's
-           --check N FILE of someone else's work leaves it alone. */
-        if (is_workspace_file(opts, x, path))
-            record(&r);
-        else if (opts->format != FORMAT_JSON)
-            printf("(Not recorded in your progress: %s is not your file of exercise %d in the workspace.)\n",
-                   path, x->number);
-        status = check_passed(&r) ? EXIT_OK : EXIT_RUN_FAILED;
-        check_report_free(&r);
-    }
-    ocl_close(&cl);
-    device_list_free(&list);
+    if ((status = run_isolated(opts, lessons, x, &co, &r)) != EXIT_OK)
+        return status;
+    if (opts->format == FORMAT_JSON)
+        excommands_print_check_json(stdout, &r);
+    else
+        excommands_print_check_body(stdout, &r, x, false);
+    /* Progress is the student's: the checks of their workspace file. A teacher's
+       --check N FILE of someone else's work leaves it alone. */
+    if (is_workspace_file(opts, x, path))
+        record(&r);
+    else if (opts->format != FORMAT_JSON)
+        printf("(Not recorded in your progress: %s is not your file of exercise %d in the workspace.)\n",
+               path, x->number);
+    status = check_passed(&r) ? EXIT_OK : EXIT_RUN_FAILED;
+    check_report_free(&r);
     return status;
 }
 

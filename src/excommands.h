@@ -23,6 +23,9 @@ int excommands_run(const struct options *opts, const struct lesson_set *lessons,
 
 /* The check report as text (the same as --check prints), and as JSON. */
 void excommands_print_check(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8);
+/* Its two parts: what is checked (printed before the check starts), and what was found. */
+void excommands_print_check_header(FILE *out, const struct exercise *x, const char *file, const char *device);
+void excommands_print_check_body(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8);
 void excommands_print_check_json(FILE *out, const struct check_report *r);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmap.h"
 #include "files.h"
 #include "options.h"
 #include "str.h"
@@ -18,7 +19,7 @@
 struct reading {
     struct exercise *x;
     const char *const *kernel_dirs;
-    char seen[8][16];           /* the exercise keys given once, met so far */
+    char seen[12][16];          /* the exercise keys given once, met so far */
     size_t nseen;
     bool has_lesson, has_sizes, has_solution, has_repeat;
 };
@@ -146,6 +147,37 @@ static char *find_file(struct reading *rd, const char *key, const char *name, st
     return NULL;
 }
 
+/* "local-memory, barriers": the words of enum errmap_uses, or "none". */
+static int parse_uses(const char *value, struct exercise *x, struct error *e)
+{
+    static const struct { const char *word; unsigned bit; } words[] = {
+        { "local-memory", USES_LOCAL_MEMORY }, { "barriers", USES_BARRIERS }, { "local-id", USES_LOCAL_ID },
+    };
+    char copy[256];
+    char *save = NULL;
+
+    x->uses = 0;
+    x->uses_given = true;
+    snprintf(copy, sizeof copy, "%s", value);
+    if (strcmp(value, "none") == 0)
+        return 0;
+    for (char *w = strtok_r(copy, ", \t", &save); w; w = strtok_r(NULL, ", \t", &save)) {
+        size_t i;
+        for (i = 0; i < sizeof words / sizeof words[0] && strcmp(w, words[i].word) != 0; i++)
+            ;
+        if (i == sizeof words / sizeof words[0]) {
+            error_set(e, "uses: \"%s\" is not local-memory, barriers, local-id or none", w);
+            return -1;
+        }
+        x->uses |= words[i].bit;
+    }
+    if (x->uses == 0) {
+        error_set(e, "%s", "uses: empty (write none for a kernel that uses none of them)");
+        return -1;
+    }
+    return 0;
+}
+
 static int exercise_key(void *ctx, struct lesson *l, const char *key, const char *value, struct error *e)
 {
     struct reading *rd = ctx;
@@ -208,6 +240,21 @@ static int exercise_key(void *ctx, struct lesson *l, const char *key, const char
             return -1;
         }
         x->hints[x->nhints++] = xstrdup(value);
+        return 1;
+    }
+    if (strcmp(key, "uses") == 0)
+        return once(rd, key, e) < 0 || parse_uses(value, x, e) < 0 ? -1 : 1;
+    if (strcmp(key, "race-check") == 0) {
+        size_t count;
+        if (once(rd, key, e) < 0)
+            return -1;
+        x->race_check = strcmp(value, "no") != 0;
+        if (strcmp(value, "yes") == 0 || strcmp(value, "no") == 0)
+            return 1;
+        if (parse_sizes(key, value, &x->race_size, 1, &count, e) < 0) {
+            error_set(e, "race-check: \"%s\" is not yes, no or a size (MxNxK)", value);
+            return -1;
+        }
         return 1;
     }
     if (strcmp(key, "engine") == 0 && strcmp(value, "host") == 0) {

@@ -36,6 +36,11 @@ struct exercise {
     int versus;                 /* the lesson the speed is compared with */
     double ratio;               /* SPEED_TARGET: the least speed-up over it */
     struct gemm_size speed_size;
+    unsigned uses;              /* uses: what a hint may name (enum errmap_uses) */
+    bool uses_given;            /* else read from the solution's kernel (check.c) */
+    bool race_check;            /* race-check: checked under oclgrind's race check too where
+                                   oclgrind is installed (races.h) */
+    struct gemm_size race_size; /* race-check: SIZE: there, not at the first size */
     /* What the engine runs: the lesson keys of the file. l.number is the exercise's number,
        l.kernel_file the starting kernel until the workspace points it at the student's copy
        (practice_open), l.text the task. */

@@ -434,6 +434,17 @@ int key_check(struct tutor *t, int key)
     return KEY_REDRAW;
 }
 
+int key_stop_check(struct tutor *t, int key)
+{
+    (void)key;
+    if (!t->view->checking) {
+        show_notice(t, "no check is running (c checks your file)");
+        return KEY_REDRAW;
+    }
+    session_stop_check(t->session);
+    return KEY_REDRAW;
+}
+
 /* One more hint, remembered in the progress file. */
 int key_hint(struct tutor *t, int key)
 {

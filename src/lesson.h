@@ -144,6 +144,7 @@ struct lesson {
 struct lesson_set {
     struct lesson *items;       /* sorted by number */
     size_t count;
+    char *dir;                  /* the directory it was loaded from */
     struct source_set sources;  /* the documents of the directory's SOURCES file, if any */
 };
 
@@ -173,6 +174,8 @@ int lesson_parse_extra(const char *file, const char *text, const char *const *ke
    kernels are looked up in dir, then dir/../kernels, and must lie in one of them. The
    documents come from dir/SOURCES (sources_load: none when there is no such file). */
 int lesson_set_load(const char *dir, struct lesson_set *set, struct error *e);
+/* One lesson file, read as lesson_set_load reads those of its directory. */
+int lesson_load_file(const char *path, struct lesson *l, struct error *e);
 void lesson_set_free(struct lesson_set *set);
 const struct lesson *lesson_set_find(const struct lesson_set *set, int number);
 

@@ -1,7 +1,9 @@
 /* main.c: clmm-tutor, a tutor of OpenCL matrix multiplication. */
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
+#include "isolate.h"
 #include "options.h"
 #include "tutor.h"
 
@@ -10,6 +12,9 @@ int main(int argc, char **argv)
     struct options opts;
     struct error e;
 
+    /* Started again by itself to run kernels apart (isolate.h). */
+    if (argc == 2 && strcmp(argv[1], ISOLATE_CHILD_ARG) == 0)
+        return isolate_child_main();
     error_init(&e);
     if (options_parse(argc, argv, &opts, &e) < 0) {
         fprintf(stderr, "clmm-tutor: %s\nTry 'clmm-tutor --help'.\n", e.msg);

@@ -540,6 +540,7 @@ static void map_errors(struct runner *rn, struct run_result *r)
 
     errmap_product(w->A, w->B, w->C, w->size.m, w->size.n, w->size.k, r->verify.tolerance, rn->tile_rows,
                    rn->tile_cols, rn->c_column_major, &r->errmap);
+    r->errmap.uses = rn->uses;
 }
 
 /* Fetches the last result; if it differs from the verified one, verifies it too. */
@@ -667,7 +668,7 @@ done:
 /* ---- lessons, each by the runner of its engine (runner.h) ---- */
 
 /* The lesson, its parameters and the size: what a result is about. */
-static void describe(struct run_result *r, const struct lesson *l, const struct param_set *ps)
+void measure_describe(struct run_result *r, const struct lesson *l, const struct param_set *ps)
 {
     r->lesson = l->number;
     snprintf(r->title, sizeof r->title, "%s", l->short_title);
@@ -680,7 +681,7 @@ static void describe(struct run_result *r, const struct lesson *l, const struct 
 void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,
                      const struct error *why, struct run_result *r)
 {
-    describe(r, l, ps);
+    measure_describe(r, l, ps);
     r->size = size;
     r->status = RUN_REFUSED;
     error_set(&r->error, "%s", why->msg);
@@ -719,11 +720,17 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
     lr.params = ps;
     lr.source = cfg->source;
     lr.base.precision = l->precision;
+    lr.base.uses = USES_ALL;
     lr.base.ops = kind->ops;
-    describe(r, l, ps);
+    measure_describe(r, l, ps);
     if (kind->needs_device && !w->cl) {
         r->status = RUN_ERROR;
         error_set(&r->error, "no OpenCL device");
+        return;
+    }
+    if (kind->needs_device && w->elsewhere) {
+        r->size = w->size;
+        w->elsewhere(w->elsewhere_ctx, w, l, ps, cfg, r);
         return;
     }
     measure_run(&lr.base, cfg, r);

@@ -121,6 +121,12 @@ struct workspace {
     cl_mem dW;                  /* a lesson's scratch buffer (lessons/FORMAT: scratch), for the
                                    lessons of this size that have one */
     size_t capW;
+    /* When set, measure_lesson gives a lesson of the OpenCL engine to this instead of running
+       it in this process (isolate.h: the kernels of files the tool did not ship run in a
+       child; isolate_attach sets it after workspace_init). */
+    void (*elsewhere)(void *ctx, const struct workspace *w, const struct lesson *l, const struct param_set *ps,
+                      const struct measure_config *cfg, struct run_result *r);
+    void *elsewhere_ctx;
 };
 
 int workspace_init(struct workspace *w, struct ocl *cl, struct gemm_size size, uint64_t seed,
@@ -152,6 +158,10 @@ bool measure_probe_shape(const size_t *groups, size_t dims, size_t resident, int
 
 void measure_lesson(struct workspace *w, const struct lesson *l, const struct param_set *ps,
                     const struct measure_config *cfg, struct run_result *r);
+
+/* What r says of the lesson before it is measured: its number, titles, branch, precision,
+   units and parameters (ps, not NULL). */
+void measure_describe(struct run_result *r, const struct lesson *l, const struct param_set *ps);
 
 /* The result of a lesson at a size refused for every lesson (see workspace_init). */
 void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,

@@ -74,21 +74,37 @@ static double left_s(const struct meter *m, double now)
     return left;
 }
 
-static void draw(struct meter *m)
+/* Writes line over the one shown, blanking what is left of a longer one. */
+static void put_line(struct meter *m, const char *line, double now)
 {
-    double now = now_seconds();
-    char line[512];
-    size_t n;
+    size_t n = str_columns(line, strlen(line));
 
-    if (!m->on)
-        return;
-    meter_line(line, sizeof line, m->what, now - m->started, left_s(m, now), terminal_width(m->out));
-    n = str_columns(line, strlen(line));
-    /* Blanks what is left of a longer line before. */
     fprintf(m->out, "\r%s%*s", line, m->shown > n ? (int)(m->shown - n) : 0, "");
     fflush(m->out);
     m->shown = m->shown > n ? m->shown : n;
     m->drawn_at = now;
+}
+
+static void draw(struct meter *m)
+{
+    double now = now_seconds();
+    char line[512];
+
+    if (!m->on)
+        return;
+    meter_line(line, sizeof line, m->what, now - m->started, left_s(m, now), terminal_width(m->out));
+    put_line(m, line, now);
+}
+
+void meter_show(struct meter *m, const char *text, bool now)
+{
+    double t = now_seconds();
+    char line[512];
+
+    if (!m->on || (!now && t - m->drawn_at < REDRAW_S))
+        return;
+    snprintf(line, sizeof line, "%.*s", (int)str_prefix(text, (size_t)terminal_width(m->out) - 1), text);
+    put_line(m, line, t);
 }
 
 void meter_clear(struct meter *m)

@@ -38,6 +38,9 @@ void meter_progress(void *ctx, const struct measure_progress *p);
 /* Blanks the line, before anything else is printed to the terminal (the next start or
    progress draws it again). */
 void meter_clear(struct meter *m);
+/* Shows text as the line, cut to the terminal's width; unless now, not more often than
+   the line is redrawn. */
+void meter_show(struct meter *m, const char *text, bool now);
 
 /* The line itself, into buf (at most width - 1 characters, so that the terminal never
    wraps it): what, the time elapsed, and left seconds to go (< 0: not known yet). */

@@ -14,7 +14,7 @@ enum {
     OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
     OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
     OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
-    OPT_PREDICT, OPT_YES, OPT_HINT,
+    OPT_PREDICT, OPT_YES, OPT_HINT, OPT_CHECK_TIMEOUT, OPT_RACES,
     OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES, OPT_HOST_CODE, OPT_CLBLAST_PARAMS, OPT_COMPARE, OPT_PLOT
 };
 
@@ -55,6 +55,8 @@ static const struct option long_options[] = {
     { "workspace", required_argument, NULL, OPT_WORKSPACE },
     { "exercises-dir", required_argument, NULL, OPT_EXERCISES_DIR },
     { "predict", required_argument, NULL, OPT_PREDICT },
+    { "check-timeout", required_argument, NULL, OPT_CHECK_TIMEOUT },
+    { "races", no_argument, NULL, OPT_RACES },
     { "yes", no_argument, NULL, OPT_YES },
     { "ceilings", no_argument, NULL, OPT_CEILINGS },
     { "inside", no_argument, NULL, OPT_INSIDE },
@@ -108,6 +110,11 @@ void options_usage(FILE *out)
           "  --solution N        print exercise N's solution, after at least one check\n"
           "  --workspace DIR     where your files are (default ./clmm-exercises)\n"
           "  --predict R         the speed-up you expect, for \"predict, then measure\" steps\n"
+          "  --races             --check: run your kernel under oclgrind too, for data\n"
+          "                      races and accesses outside its buffers\n"
+          "  --check-timeout SECS\n"
+          "                      a launch of your kernel may take SECS (default: 50 times\n"
+          "                      the lesson's at that size, at least 10 s)\n"
           "  --exercises-dir DIR load exercises from DIR instead of the installed ones\n"
           "\n"
           "Options:\n"
@@ -570,6 +577,10 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
             opts->has_prediction = true;
             break;
         }
+        case OPT_RACES: opts->races = true; break;
+        case OPT_CHECK_TIMEOUT:
+            rc = parse_positive_double("--check-timeout", optarg, &opts->check_timeout_s, e);
+            break;
         case OPT_YES: opts->yes = true; break;
         case OPT_INSIDE: rc = set_mode(opts, MODE_INSIDE, "--inside", e); break;
         case OPT_BINARY: opts->binary_file = optarg; break;
@@ -622,6 +633,15 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     }
     if (opts->has_prediction && opts->mode != MODE_CHECK) {
         error_set(e, "--predict goes with --check N (in the tutor, the exercise asks for it)");
+        return -1;
+    }
+    if (opts->races && opts->mode != MODE_CHECK) {
+        error_set(e, "--races goes with --check N (it runs your kernel under oclgrind)");
+        return -1;
+    }
+    if (opts->check_timeout_s > 0 && opts->mode != MODE_CHECK &&
+        !(opts->mode == MODE_TUTOR && opts->exercise != EXERCISE_UNSET)) {
+        error_set(e, "--check-timeout goes with --check N or --exercise N (it limits a launch of your kernel)");
         return -1;
     }
     if (opts->mode == MODE_SHOW)

@@ -53,6 +53,8 @@ struct options {
     const char *exercises_dir;  /* --exercises-dir; NULL: the installed (or source tree) exercises */
     bool has_prediction;
     double prediction;          /* --predict */
+    double check_timeout_s;     /* --check-timeout: a checked launch's limit; 0: derived */
+    bool races;                 /* --races: the check under oclgrind too */
     bool yes;                   /* --yes: --reset and --solution without asking */
     const char *binary_file;    /* --inside --binary FILE: where the program binary goes */
     bool host_code;             /* --show N --host-code: the launch's host code, not the lesson */

@@ -1795,6 +1795,23 @@ static void draw_check_log(const struct rect *r, const struct rect *in, int row,
     lines_free(&lines);
 }
 
+/* "checking… 12 s (x stops it)", and the step: "64x64x64, launch 1 of 3: 2 s of 30". */
+static int draw_checking(const struct rect *in, int row, const struct screen_model *m, const char *dots)
+{
+    const struct session_view *v = m->view;
+    const struct check_step *st = &v->check_step;
+    double now = m->exercise->now;
+    char step[200];
+
+    row = draw_wrappedf(in, row, crt_attr(ROLE_EMPHASIS), "checking%s %.0f s (x stops it)", dots,
+                        v->check_started > 0 && now > v->check_started ? now - v->check_started : 0.0);
+    check_step_describe(st, m->exercise->x->lesson, step, sizeof step);
+    if (st->kind == CHECK_STEP_LAUNCH && st->allowed_s > 0)
+        return draw_wrappedf(in, row, crt_attr(ROLE_DIM), "%s: %.0f s of at most %.0f", step,
+                             now > v->check_step_at ? now - v->check_step_at : 0.0, st->allowed_s);
+    return draw_wrapped(in, row, step, crt_attr(ROLE_DIM));
+}
+
 void panes_draw_check(const struct rect *r, struct screen_model *m)
 {
     const struct exercise_model *ex = m->exercise;
@@ -1803,9 +1820,12 @@ void panes_draw_check(const struct rect *r, struct screen_model *m)
     const char *dots = crt_utf8() ? "\u2026" : "...";
     int row = 0;
 
-    if (ex->checking)
-        row = draw_wrappedf(&in, row, crt_attr(ROLE_EMPHASIS), "checking%s", dots);
-    else if (!m->view->device_ready)
+    if (ex->checking) {
+        row = draw_checking(&in, row, m, dots);
+    } else if (ex->stopped) {
+        row = draw_wrapped(&in, row, "Check stopped (x): your file as saved is not checked. c checks it.",
+                           crt_attr(ROLE_WARNING));
+    } else if (!m->view->device_ready)
         row = draw_wrapped(&in, row, m->view->device_error[0] ? m->view->device_error : "opening the device...",
                            crt_attr(m->view->device_error[0] ? ROLE_WARNING : ROLE_DIM));
     if (!rep) {
@@ -1814,6 +1834,8 @@ void panes_draw_check(const struct rect *r, struct screen_model *m)
                       "is checked; c checks now.");
         return;
     }
+    if (ex->checking || ex->stopped)
+        row = draw_wrapped(&in, row, "Before your last save (not current):", crt_attr(ROLE_DIM));
     if (check_passed(rep))
         row = draw_wrappedf(&in, row, crt_attr(ROLE_GOOD) | A_BOLD | A_REVERSE, " verified%s ",
                             rep->speed == CHECK_SPEED_MET ? ", target met"
@@ -1837,7 +1859,8 @@ void panes_draw_check(const struct rect *r, struct screen_model *m)
             draw_wrapped(&in, row, rep->message, A_NORMAL);
         return;
     }
-    if (rep->verdict == CHECK_FAILED && rep->nsizes == 0) {
+    if ((rep->verdict == CHECK_FAILED || rep->verdict == CHECK_TIMEOUT || rep->verdict == CHECK_CRASHED) &&
+        rep->nsizes == 0) {
         draw_wrapped(&in, row, rep->message, crt_attr(ROLE_WARNING));
         return;
     }
@@ -1848,10 +1871,15 @@ void panes_draw_check(const struct rect *r, struct screen_model *m)
         format_gemm_size(size, sizeof size, ex->x->sizes[i]);
         row = draw_wrappedf(&in, row, crt_attr(ROLE_DIM), "%s not checked", size);
     }
-    if (rep->verdict != CHECK_VERIFIED && rep->nsizes > 0 && rep->sizes[rep->nsizes - 1].verdict == CHECK_VERIFIED)
+    if (rep->verdict != CHECK_VERIFIED && rep->verdict != CHECK_RACE && rep->nsizes > 0 &&
+        rep->sizes[rep->nsizes - 1].verdict == CHECK_VERIFIED)
         row = draw_wrapped(&in, row, rep->message, crt_attr(ROLE_WARNING));
     row = draw_check_speed(&in, row, rep);
-    if (rep->barrier_note && row < in.h)
+    if (rep->races != RACES_NOT_RUN && row < in.h)
+        row = draw_wrappedf(&in, row, crt_attr(rep->races == RACES_NONE ? ROLE_DIM : ROLE_WARNING),
+                            "Under oclgrind: %s", rep->races_message);
+    if (rep->barrier_note && (rep->races == RACES_NOT_RUN || rep->races == RACES_UNAVAILABLE ||
+                              rep->races == RACES_FAILED) && row < in.h)
         row = draw_wrapped(&in, row, "On this CPU device the work-items of a group run in turn, which hides "
                                      "most missing barriers: verified here is no proof of a race-free kernel.",
                            crt_attr(ROLE_DIM));

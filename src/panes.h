@@ -51,6 +51,8 @@ struct exercise_model {
     int hints;                  /* hints revealed */
     const struct check_report *report;  /* the newest check of this exercise; NULL: none yet */
     bool checking;              /* a check is asked for or running */
+    bool stopped;               /* the newest check was stopped with x */
+    double now;                 /* the screen's clock (now_seconds), for the check's time */
     bool has_prediction;
     double prediction;          /* given in this session */
     const char *solution_file;  /* the source pane shows the solution; NULL: the student's file */

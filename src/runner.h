@@ -53,6 +53,7 @@ struct runner {
     long long tile_rows, tile_cols; /* the block of C a work-group computes, for the error map
                                        of a wrong result; 0 when not known */
     bool c_column_major;        /* the kernel stores C column by column (for the error map) */
+    unsigned uses;              /* what the kernel uses, for the map's hint (enum errmap_uses) */
     enum precision precision;   /* what the result is verified to (verify_tolerance_for) */
     int calls_per_launch;       /* a launch that is a batch of calls reports time per call */
 };

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmap.h"
 #include "kernelargs.h"
 #include "needs.h"
 #include "str.h"
@@ -65,6 +66,7 @@ int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct par
     if (!given && !(given = source = lesson_kernel_source(l, e)))
         return -1;
     rc = ocl_build(cl, given, options, l->launch[0].entry, &k->program, &k->kernel[0], e);
+    k->uses = errmap_uses_of(given);
     free(source);
     if (rc == 0)
         k->count = 1;
@@ -366,6 +368,7 @@ static enum prepare_result device_prepare(struct runner *self, struct gemm_size 
     lr->c = (struct matrix_layout){ lr->g.run.m, lr->g.run.n, l->column_major, false };
     if (lr->k.count == 0 && measure_build(self->w->cl, l, lr->params, lr->source, &lr->k, e) < 0)
         return FAILED;
+    lr->base.uses = lr->k.uses;
     pr = workspace_load(self->w, s, &lr->a, &lr->b, &lr->c, e);
     if (pr == PREPARED)
         pr = load_scratch(lr, e);

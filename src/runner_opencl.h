@@ -28,6 +28,7 @@ struct lesson_kernels {
     cl_program program;
     cl_kernel kernel[LESSON_MAX_LAUNCHES];
     size_t count;
+    unsigned uses;              /* what its source uses (errmap_uses_of), for a map's hint */
 };
 
 /* Builds the lesson's program from source (NULL: its file) with its options and the

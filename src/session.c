@@ -17,8 +17,10 @@
 
 #include "check.h"
 #include "figures.h"
+#include "isolate.h"
 #include "ocl.h"
 #include "params.h"
+#include "races.h"
 #include "reference.h"
 #include "runner_clblast.h"
 #include "runner_opencl.h"
@@ -83,6 +85,9 @@ struct session {
     struct workspace w;
     bool w_ready;
     int inside_device;          /* the device the view's look inside was made on */
+    struct isolate *iso;        /* the child that runs students' kernels, and the lessons'
+                                   when they are not the installed ones (isolate.h) */
+    long check_clock;           /* the seconds of the check's step last published */
 };
 
 static void publish(struct session *s)
@@ -361,6 +366,8 @@ static void open_workspace(struct session *s, struct gemm_size size, char *why, 
     s->w_ready = workspace_init(&s->w, &s->cl, size, s->cfg.measure.seed, &e) == 0;
     if (!s->w_ready)
         str_copy(why, len, e.msg);
+    else if (s->cfg.lessons_apart)
+        isolate_attach(s->iso, &s->w);
     error_clear(&e);
 }
 
@@ -675,6 +682,8 @@ static void run_sweep(struct session *s)
             error_init(&e);
             ready = workspace_init(&w, &s->cl, sizes[i], s->cfg.measure.seed, &e) == 0;
             str_copy(why, sizeof why, e.msg);
+            if (ready && s->cfg.lessons_apart)
+                isolate_attach(s->iso, &w);
             error_clear(&e);
         }
         pthread_mutex_lock(&s->lock);
@@ -877,7 +886,33 @@ static void reload(struct session *s)
     set_idle(s);
 }
 
-/* A check of an exercise, on the open device: the live measurement waits meanwhile. */
+/* Called on the worker thread, without the lock, as each step of a check starts. */
+static void on_check_step(void *ctx, struct check_step *st)
+{
+    struct session *s = ctx;
+
+    pthread_mutex_lock(&s->lock);
+    s->view.check_step = *st;
+    s->view.check_step_at = now_seconds();
+    publish(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* While a step runs: the screen's clock moves once a second. */
+static void on_check_waiting(void *ctx, const struct check_step *st, double elapsed_s)
+{
+    struct session *s = ctx;
+
+    (void)st;
+    if ((long)elapsed_s == s->check_clock)
+        return;
+    s->check_clock = (long)elapsed_s;
+    pthread_mutex_lock(&s->lock);
+    publish(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* A check of an exercise, in the child (isolate.h): the live measurement waits meanwhile. */
 static void run_check(struct session *s)
 {
     const struct exercise *x = s->check_exercise;
@@ -897,10 +932,18 @@ static void run_check(struct session *s)
     o.shown_name = shown;
     o.measure.cancel = &s->cancel;
     o.measure.progress = NULL;
+    o.step = on_check_step;
+    o.waiting = on_check_waiting;
+    o.step_ctx = s;
+    s->view.check_stopped = false;
+    s->view.check_started = s->view.check_step_at = now_seconds();
+    memset(&s->view.check_step, 0, sizeof s->view.check_step);
     set_activity(s, "checking exercise %d", x->number);
     pthread_mutex_unlock(&s->lock);
     error_init(&e);
-    rc = check_run(&s->cl, x, s->lessons, &o, &rep, &e);
+    rc = isolate_check(s->iso, s->cl.device, x, s->lessons, &o, s->cfg.check_timeout_s, &rep, &e);
+    if (rc == 0 && rep.verdict != CHECK_CANCELLED)
+        races_run(x, s->lessons, &o, false, &rep);
     pthread_mutex_lock(&s->lock);
     s->view.checking = false;
     if (rc == 0 && rep.verdict != CHECK_CANCELLED && !s->check_pending) {
@@ -908,11 +951,22 @@ static void run_check(struct session *s)
         s->check_report = rep;
         s->view.check_serial++;
     } else if (rc == 0) {
-        /* Stopped by a change of size or device rather than by a newer check: run again. */
-        if (!s->check_pending && !s->quit)
+        /* Stopped by a change of size or device rather than by a newer check or x: run
+           again. */
+        if (!s->check_pending && !s->quit && !s->view.check_stopped)
             s->check_pending = true;
         s->view.checking = s->check_pending;
         check_report_free(&rep);
+    } else {
+        /* The child could not run it: said as a report, so that the pane shows why. */
+        check_report_free(&s->check_report);
+        memset(&s->check_report, 0, sizeof s->check_report);
+        s->check_report.exercise = x->number;
+        s->check_report.verdict = CHECK_FAILED;
+        s->check_report.sizes_total = x->nsizes;
+        str_copy(s->check_report.file, sizeof s->check_report.file, file);
+        str_copy(s->check_report.message, sizeof s->check_report.message, e.msg);
+        s->view.check_serial++;
     }
     error_clear(&e);
     set_idle(s);
@@ -964,6 +1018,7 @@ struct session *session_start(const struct lesson_set *lessons, const struct ses
     if (tuned_path(s->tuned_file, sizeof s->tuned_file) < 0)
         s->tuned_file[0] = '\0';
     s->state_device = state_device ? xstrdup(state_device) : NULL;
+    s->iso = isolate_new(NULL, NULL);
     s->params = xcalloc(lessons->count, sizeof *s->params);
     s->origin = xcalloc(lessons->count, sizeof *s->origin);
     s->hand_set = xcalloc(lessons->count, sizeof *s->hand_set);
@@ -1025,6 +1080,7 @@ bool session_stop(struct session *s, double timeout_s)
     if (!ended)
         return false;
     pthread_join(s->thread, NULL);
+    isolate_free(s->iso);
     close_device(s);
     if (s->list_loaded)
         device_list_free(&s->list);
@@ -1080,11 +1136,26 @@ void session_check(struct session *s, const struct exercise *x, const struct che
     str_copy(s->check_shown, sizeof s->check_shown, o->shown_name ? o->shown_name : o->file);
     s->check_pending = true;
     s->view.checking = true;
+    s->view.check_stopped = false;
     /* The check goes first: a live run or an older check stops between two launches. */
     if (s->doing == DOING_LIVE || s->doing == DOING_CHECK)
         atomic_store(&s->cancel, 1);
     pthread_cond_signal(&s->wake);
     publish(s);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void session_stop_check(struct session *s)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->view.checking) {
+        s->check_pending = false;
+        s->view.checking = false;
+        s->view.check_stopped = true;
+        if (s->doing == DOING_CHECK)
+            atomic_store(&s->cancel, 1);
+        publish(s);
+    }
     pthread_mutex_unlock(&s->lock);
 }
 

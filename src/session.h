@@ -41,6 +41,10 @@ struct session_config {
     double time_limit_s;
     const struct clblast_params *clblast;   /* CLBlast's tuned parameters (outlive the session);
                                                NULL: its defaults */
+    bool lessons_apart;         /* the lessons are not the installed ones (--lessons): their
+                                   kernels run in a child process (isolate.h), as every
+                                   student's kernel does */
+    double check_timeout_s;     /* --check-timeout; 0: derived (isolate.h) */
 };
 
 struct sweep_point {
@@ -135,6 +139,10 @@ struct session_view {
     /* Checks of exercises. */
     bool checking;              /* one is asked for or running */
     unsigned long check_serial; /* the newest report's (session_check_report) */
+    struct check_step check_step;   /* what the running check does */
+    double check_step_at;       /* since when (now_seconds) */
+    double check_started;
+    bool check_stopped;         /* the newest check was stopped (x) before its report */
 };
 
 struct session;
@@ -174,6 +182,9 @@ void session_check(struct session *s, const struct exercise *x, const struct che
 /* When the newest check's report is not the one numbered *seen: copies it to *out (free it
    with check_report_free), updates *seen and returns true. */
 bool session_check_report(struct session *s, unsigned long *seen, struct check_report *out);
+/* Stops the check that runs (its kernel is ended at once), and one asked for; the view
+   says so (check_stopped) until the next check. */
+void session_stop_check(struct session *s);
 
 /* Forgets the sweep and tuner charts (the screen shows the live chart again). */
 void session_clear_charts(struct session *s);

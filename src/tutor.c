@@ -691,6 +691,7 @@ static const struct key_binding bindings[] = {
     { { 'X' }, key_exercises, "X", "exercises: the list", "X", "exercises", 9, "Exercises", KEYS_BOTH },
     { { 'e' }, key_edit, "e", "edit your file", "e", "edit", 0, NULL, KEYS_EXERCISE },
     { { 'c' }, key_check, "c", "check it now", "c", "check", 1, NULL, KEYS_EXERCISE },
+    { { 'x' }, key_stop_check, "x", "stop the check", NULL, NULL, 0, NULL, KEYS_EXERCISE },
     { { 'i' }, key_hint, "i", "the next hint", "i", "hint", 0, NULL, KEYS_EXERCISE },
     { { 'S' }, key_solution, "S", "the solution (S hides)", "S", "solution", 3, NULL, KEYS_EXERCISE },
     { { 'R' }, key_reset, "R", "start again (a backup)", "R", "reset", 4, NULL, KEYS_EXERCISE },
@@ -816,6 +817,8 @@ static void model_sources(struct tutor *t)
         t->model.diff = NULL;
         t->model.show_diff = false;
         t->ex.checking = t->view->checking;
+        t->ex.stopped = t->view->check_stopped;
+        t->ex.now = now_seconds();
         return;
     }
     t->model.source = t->have_source ? &t->source : NULL;
@@ -1047,6 +1050,8 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
     cfg.params = (struct params_request){ opts->params, opts->nparams, opts->no_tuned, NULL };
     cfg.max_configs = opts->max_configs;
     cfg.time_limit_s = opts->time_limit_s;
+    cfg.lessons_apart = opts->lessons_dir != NULL;
+    cfg.check_timeout_s = opts->check_timeout_s;
     /* The signal handlers before the worker opens the device: its driver keeps ours as the
        ones to chain to. */
     crt_install_signals();

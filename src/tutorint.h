@@ -121,6 +121,7 @@ int key_exercises(struct tutor *t, int key);
 int key_exercise_step(struct tutor *t, int key);
 int key_edit(struct tutor *t, int key);
 int key_check(struct tutor *t, int key);
+int key_stop_check(struct tutor *t, int key);
 int key_hint(struct tutor *t, int key);
 int key_solution(struct tutor *t, int key);
 int key_reset(struct tutor *t, int key);

@@ -678,6 +678,20 @@ else
     not_ok "the progress file records both checks"
 fi
 
+# A loop that never ends: the check shows its time and how to stop it, the verdict before
+# it stays but is said to be stale, x stops it at once, and the next save is checked.
+sed 's/for (int k = 0; k < K; k++)/for (int k = 0; k < K; k += 0)/' "$exercises/01-store.solution.cl" >"$tmp/endless.cl"
+save_as "$tmp/endless.cl" "$ws/01-store.cl"
+check "a check that runs shows its time and x" "checking(…|\\.\\.\\.) [0-9]+ s \\(x stops it\\)"
+check "and the launch it is at" "48x32x40, launch 1 of 2"
+check "the verdict before it is stale" "Before your last save"
+keys x
+check "x stops the check" "Check stopped \\(x\\)"
+check_gone "x stops it at once" "x stops it"
+save_as "$exercises/01-store.solution.cl" "$ws/01-store.cl"
+check_gone "the next save is checked, and no longer stale" "Before your last save|Check stopped"
+check "verified again" "$verified_row"
+
 # ---- exercises: hints, the solution, the list, back to the lessons ----
 keys i
 check "i shows the first hint" "C is column-major"
@@ -692,7 +706,7 @@ check_gone "Esc goes back to the student's file" "Solution: "
 keys X
 check "X lists the exercises" "Exercises: Up/Down, Enter opens"
 check "with the progress" "1 of 2 exercises verified"
-check "and each one's status" " 1  lesson 1 .* done +2 checks"
+check "and each one's status" " 1  lesson 1 .* done +3 checks"
 keys Escape
 check_gone "Esc closes the list" "Exercises: Up/Down"
 keys b

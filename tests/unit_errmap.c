@@ -373,6 +373,93 @@ START_TEST(test_errmap_product)
 }
 END_TEST
 
+/* Right values in the wrong places (C written with a wrong leading dimension): misplaced,
+   not scattered. */
+START_TEST(test_errmap_misplaced)
+{
+    struct fake f;
+    struct errmap em;
+    char hint[512];
+
+    fake_init(&f, 12, 20);
+    /* Row r written with a stride of 16 instead of 20: its values land 4r places early. */
+    for (long long r = 1; r < 12; r++)
+        for (long long c = 0; c < 20; c++)
+            f.C[r * 16 + c] = (float)f.ref[r * 20 + c];
+    for (long long i = 11 * 16 + 20; i < 12 * 20; i++)
+        f.C[i] = NAN;
+    classify(&f, 4, 4, &em);
+    ck_assert_int_eq(em.pattern, ERRMAP_MISPLACED);
+    ck_assert_int_ge(em.misplaced * 2, em.wrong - em.unwritten);
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(strstr(hint, "right values in the wrong places") && strstr(hint, "leading dimension"), "%s", hint);
+    /* Values that are nobody's: scattered. */
+    for (long long i = 0; i < 12 * 20; i++)
+        f.C[i] = (float)f.ref[i];
+    f.C[5] += 0.5f;
+    f.C[77] -= 0.25f;
+    classify(&f, 4, 4, &em);
+    ck_assert_int_eq(em.pattern, ERRMAP_SCATTERED);
+    fake_free(&f);
+}
+END_TEST
+
+/* A hint names only what the kernel uses; a suspect the check found comes first. */
+START_TEST(test_errmap_hint_uses)
+{
+    struct fake f;
+    struct errmap em;
+    char hint[512];
+
+    fake_init(&f, 16, 16);
+    f.C[3 * 16 + 5] += 1.0f;
+    f.C[9 * 16 + 2] += 1.0f;
+    classify(&f, 4, 4, &em);
+    ck_assert_int_eq(em.pattern, ERRMAP_SCATTERED);
+    ck_assert_uint_eq(em.uses, USES_ALL);
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(strstr(hint, "missing barrier") != NULL, "%s", hint);
+    em.uses = 0;
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(!strstr(hint, "barrier") && !strstr(hint, "tile") && strstr(hint, "index"), "%s", hint);
+    em.uses = USES_LOCAL_MEMORY;
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(!strstr(hint, "barrier") && strstr(hint, "beyond a tile"), "%s", hint);
+    em.suspect = SUSPECT_RACE;
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(strncmp(hint, "a race: ", 8) == 0 && strstr(hint, "missing barrier"), "%s", hint);
+    em.suspect = SUSPECT_M_N;
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(strstr(hint, "M and N are exchanged") != NULL, "%s", hint);
+    /* Never written, in a kernel without local memory: no tile is named. */
+    for (long long i = 0; i < 16 * 16; i++)
+        f.C[i] = i < 100 ? (float)f.ref[i] : NAN;
+    classify(&f, 4, 4, &em);
+    em.uses = USES_BARRIERS;
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(strstr(hint, "NaN") && !strstr(hint, "local tile"), "%s", hint);
+    fake_free(&f);
+}
+END_TEST
+
+/* What a kernel uses, read from its text with the comments left out. */
+START_TEST(test_errmap_uses_of)
+{
+    const char *plain = "/* no barrier(CLK_LOCAL_MEM_FENCE) and no __local here */\n"
+                        "__kernel void k(__global float *C) { // barrier( is only said\n"
+                        "  C[get_global_id(0)] = 0; }\n";
+    const char *tiled = "__kernel void k(__global float *C) {\n"
+                        "  __local float t[16];\n  t[get_local_id(0)] = 1;\n"
+                        "  barrier (CLK_LOCAL_MEM_FENCE);\n  C[get_global_id(0)] = t[0];\n"
+                        "  barrier(CLK_LOCAL_MEM_FENCE);\n  int nobarrier = 0; (void)nobarrier; }\n";
+
+    ck_assert_uint_eq(errmap_uses_of(plain), 0);
+    ck_assert_int_eq(errmap_barriers_of(plain), 0);
+    ck_assert_uint_eq(errmap_uses_of(tiled), USES_LOCAL_MEMORY | USES_BARRIERS | USES_LOCAL_ID);
+    ck_assert_int_eq(errmap_barriers_of(tiled), 2);
+}
+END_TEST
+
 Suite *errmap_suite(void)
 {
     Suite *s = suite_create("errmap");
@@ -390,6 +477,9 @@ Suite *errmap_suite(void)
     tcase_add_test(tc, test_errmap_scattered);
     tcase_add_test(tc, test_errmap_coarse_grid);
     tcase_add_test(tc, test_errmap_product);
+    tcase_add_test(tc, test_errmap_misplaced);
+    tcase_add_test(tc, test_errmap_hint_uses);
+    tcase_add_test(tc, test_errmap_uses_of);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -7,6 +7,7 @@
 
 #include "scratch.h"
 #include "units.h"
+#include "../src/errmap.h"
 #include "../src/exercise.h"
 
 /* A scratch directory for each test, holding start.cl and sol.cl, inside a root made once. */
@@ -169,6 +170,43 @@ START_TEST(test_exercise_defaults)
     parse_ok(full_exercise_with(11, "\n"), &x);
     ck_assert_int_eq(x.speed, SPEED_NONE);
     exercise_free(&x);
+}
+END_TEST
+
+/* uses: names what a hint may name; race-check: yes, no, or the size to run it at. */
+START_TEST(test_exercise_uses_and_race_check)
+{
+    struct exercise x;
+
+    parse_ok(full_exercise, &x);
+    ck_assert(!x.uses_given);
+    ck_assert(!x.race_check);
+    exercise_free(&x);
+    parse_ok(full_exercise_with(9, "uses: local-memory, barriers\n"), &x);
+    ck_assert(x.uses_given);
+    ck_assert_uint_eq(x.uses, USES_LOCAL_MEMORY | USES_BARRIERS);
+    exercise_free(&x);
+    parse_ok(full_exercise_with(9, "uses: none\n"), &x);
+    ck_assert(x.uses_given);
+    ck_assert_uint_eq(x.uses, 0);
+    exercise_free(&x);
+    parse_ok(full_exercise_with(9, "race-check: yes\n"), &x);
+    ck_assert(x.race_check);
+    ck_assert_int_eq(x.race_size.m, 0);
+    exercise_free(&x);
+    parse_ok(full_exercise_with(9, "race-check: 128x64x32\n"), &x);
+    ck_assert(x.race_check);
+    ck_assert_int_eq(x.race_size.m, 128);
+    ck_assert_int_eq(x.race_size.n, 64);
+    ck_assert_int_eq(x.race_size.k, 32);
+    exercise_free(&x);
+    parse_ok(full_exercise_with(9, "race-check: no\n"), &x);
+    ck_assert(!x.race_check);
+    exercise_free(&x);
+    parse_fails(full_exercise_with(9, "uses: registers\n"), 9, "\"registers\" is not local-memory, barriers, "
+                                                               "local-id or none");
+    parse_fails(full_exercise_with(9, "uses: ,\n"), 9, "uses: empty");
+    parse_fails(full_exercise_with(9, "race-check: maybe\n"), 9, "race-check: \"maybe\" is not yes, no or a size");
 }
 END_TEST
 
@@ -448,6 +486,7 @@ Suite *exercise_suite(void)
     tcase_add_test(parse, test_exercise_full);
     tcase_add_test(parse, test_exercise_defaults);
     tcase_add_test(parse, test_exercise_predict);
+    tcase_add_test(parse, test_exercise_uses_and_race_check);
     tcase_add_test(parse, test_exercise_missing_keys);
     tcase_add_test(parse, test_exercise_bad_values);
     tcase_add_test(parse, test_exercise_eight_sizes_and_hints);

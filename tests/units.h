@@ -33,6 +33,8 @@ Suite *check_suite(void);
 Suite *waves_suite(void);
 Suite *ceilings_suite(void);
 Suite *inside_suite(void);
+Suite *races_suite(void);
+Suite *isolate_suite(void);
 Suite *sources_suite(void);
 Suite *hostcode_suite(void);
 Suite *json_suite(void);
