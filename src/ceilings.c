@@ -595,6 +595,7 @@ int ceilings_save(const char *path, const struct device_info *d, const struct ce
         return -1;      /* not a regular file, or unreadable: left alone */
     error_clear(e);
     ceilings_line(d, c, line, sizeof line);
+    files_remove_leftovers(path, FILES_STALE_SECONDS);
     status = file_replace(path, write_cache, &nf, e);
     for (size_t i = 0; i < kl.count; i++)
         free(kl.lines[i]);

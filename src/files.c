@@ -234,31 +234,40 @@ static void split_path(const char *path, char *dir, size_t len, const char **bas
     }
 }
 
-/* Whether name is BASE.XXXXXX.tmp, or BASE.XXXXXX as earlier versions named their
-   temporaries (*legacy set), XXXXXX being six of mkstemp's letters and digits. */
-static bool temporary_name(const char *name, const char *base, bool *legacy)
-{
-    size_t n = strlen(base), rest;
-    bool mixed = false;
+/* file_replace's temporary beside PATH is PATH.clmm-tutor-PID-XXXXXX.tmp: the tool's name and
+   this process's id make it a name that no file of the user's has. */
+#define TEMPORARY_MARK ".clmm-tutor-"
+#define TEMPORARY_SUFFIX ".tmp"
 
-    if (strncmp(name, base, n) != 0 || name[n] != '.')
-        return false;
-    name += n + 1;
-    rest = strlen(name);
-    if (rest != 6 && !(rest == 10 && strcmp(name + 6, ".tmp") == 0))
-        return false;
-    for (int i = 0; i < 6; i++) {
-        if (!isalnum((unsigned char)name[i]))
-            return false;
-        mixed |= !islower((unsigned char)name[i]);
-    }
-    *legacy = rest == 6;
-    /* mkstemp's six characters are almost never all lower-case letters; a name such as
-       "tuned.backup" is somebody's copy, not an old temporary. */
-    return !*legacy || mixed;
+static int temporary_template(const char *path, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%s" TEMPORARY_MARK "%ld-XXXXXX" TEMPORARY_SUFFIX, path, (long)getpid());
+
+    return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-void files_remove_temporaries(const char *path, double min_age)
+/* Whether name is BASE.clmm-tutor-PID-XXXXXX.tmp, XXXXXX being six of mkstemps's letters
+   and digits: a temporary of file_replace for BASE, of this run or of another. */
+static bool temporary_name(const char *name, const char *base)
+{
+    size_t n = strlen(base), mark = strlen(TEMPORARY_MARK);
+
+    if (strncmp(name, base, n) != 0 || strncmp(name + n, TEMPORARY_MARK, mark) != 0)
+        return false;
+    name += n + mark;
+    if (!isdigit((unsigned char)*name))
+        return false;
+    while (isdigit((unsigned char)*name))
+        name++;
+    if (*name++ != '-')
+        return false;
+    for (int i = 0; i < 6; i++)
+        if (!isalnum((unsigned char)name[i]))
+            return false;
+    return strcmp(name + 6, TEMPORARY_SUFFIX) == 0;
+}
+
+void files_remove_leftovers(const char *path, double min_age)
 {
     char dir[4096], file[8192];
     const char *base;
@@ -271,12 +280,11 @@ void files_remove_temporaries(const char *path, double min_age)
         return;
     while ((d = readdir(dh)) != NULL) {
         struct stat st;
-        bool legacy;
-        if (!temporary_name(d->d_name, base, &legacy))
+        if (!temporary_name(d->d_name, base))
             continue;
         snprintf(file, sizeof file, "%s/%s", dir, d->d_name);
         if (lstat(file, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1 ||
-            (legacy && (st.st_mode & 07777) != 0600) || (min_age > 0 && difftime(now, st.st_mtime) < min_age))
+            (min_age > 0 && difftime(now, st.st_mtime) < min_age))
             continue;
         unlink(file);
     }
@@ -316,11 +324,13 @@ int file_replace(const char *path, int (*write)(FILE *out, void *ctx), void *ctx
 
     if (make_parents(path, e) < 0)
         return -1;
-    files_remove_temporaries(path, FILES_STALE_SECONDS);
     if (stat(path, &old) == 0 && S_ISREG(old.st_mode))
         mode = old.st_mode & 0777;
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX.tmp", path);
-    fd = mkstemps(tmp, 4);
+    if (temporary_template(path, tmp, sizeof tmp) < 0) {
+        error_set(e, "cannot write beside %s: %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    fd = mkstemps(tmp, (int)strlen(TEMPORARY_SUFFIX));
     if (fd < 0 || !(out = fdopen(fd, "w"))) {
         error_set(e, "cannot write beside %s: %s", path, strerror(errno));
         if (fd >= 0) {

@@ -11,7 +11,8 @@
 #include "error.h"
 #include "str.h"
 
-/* A temporary file of file_replace this old (seconds) is taken for one a killed write left. */
+/* A temporary file of file_replace this old (seconds) is taken for one a killed write left
+   (files_remove_leftovers). */
 #define FILES_STALE_SECONDS 600
 
 /* $XDG_DATA_HOME/clmm-tutor/NAME, else ~/.local/share/clmm-tutor/NAME. -1 when neither
@@ -46,17 +47,20 @@ bool files_in_dirs(const char *real, const char *const *dirs, struct str *where)
 /* Creates the directories above path. */
 int make_parents(const char *path, struct error *e);
 
-/* Removes the temporary files that file_replace left beside path when it was killed
-   before its rename (PATH.XXXXXX.tmp; PATH.XXXXXX of mode 0600 from earlier versions), if
-   they are ours (owner, one link, a regular file) and at least min_age seconds old. A
-   writer holding a lock that all writers of path take passes 0. */
-void files_remove_temporaries(const char *path, double min_age);
+/* For the tool's own files (the state, the progress, the tuned parameters, the cache of
+   ceilings), not for a file the user names: removes the temporaries that file_replace left
+   beside path when an earlier run was killed before its rename (PATH.clmm-tutor-PID-XXXXXX.tmp,
+   a name no file of the user's has), if they are ours (owner, one link, a regular file) and
+   at least min_age seconds old. A writer holding a lock that all writers of path take passes
+   0. Files of other names, those of earlier versions (PATH.XXXXXX.tmp) among them, are left
+   alone. */
+void files_remove_leftovers(const char *path, double min_age);
 
-/* Writes a new file beside path with write(out, ctx) (which returns -1 on a failure, with
-   errno set), with the mode of the file it replaces (0644 for a new one), makes it
-   durable, renames it over path and makes the rename durable. Temporaries a killed write
-   left are removed once FILES_STALE_SECONDS old. The caller serialises writers (a lock)
-   where several processes may write. */
+/* Writes a new file beside path (PATH.clmm-tutor-PID-XXXXXX.tmp) with write(out, ctx) (which
+   returns -1 on a failure, with errno set), with the mode of the file it replaces (0644 for a
+   new one), makes it durable, renames it over path and makes the rename durable. On a
+   failure it removes that temporary file, and it removes no other file. The caller
+   serialises writers (a lock) where several processes may write. */
 int file_replace(const char *path, int (*write)(FILE *out, void *ctx), void *ctx, struct error *e);
 
 #endif

@@ -221,6 +221,7 @@ static int update(const char *path, int exercise, const struct progress_check *c
             en->hints = hints;
         en->solution_shown |= solution;
     }
+    files_remove_leftovers(path, FILES_STALE_SECONDS);
     rc = file_replace(path, write_progress, &p, e);
     if (rc == 0 && c)
         append_log(path, c, now);

@@ -81,5 +81,6 @@ static int write_state(FILE *out, void *ctx)
 
 int state_save(const char *path, const struct tutor_state *st, struct error *e)
 {
+    files_remove_leftovers(path, FILES_STALE_SECONDS);
     return file_replace(path, write_state, (void *)st, e);
 }

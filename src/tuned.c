@@ -331,7 +331,7 @@ int tuned_save(const char *path, const char *device, const struct lesson *l, con
     }
     /* Under the lock no other write is under way: every temporary beside the file is one a
        killed write left. */
-    files_remove_temporaries(path, 0);
+    files_remove_leftovers(path, 0);
     old = read_tuned(path, &entry.old_len, e);
     if (!old && errno != ENOENT) {
         char why[sizeof e->msg];

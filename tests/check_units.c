@@ -8,8 +8,8 @@ int main(void)
     Suite *(*const suites[])(void) = {
         expr_suite, lesson_suite, geometry_suite, diagram_suite, stats_suite,
         verify_suite, matrix_suite, text_suite, options_suite, str_suite, tune_suite, params_suite,
-        layout_suite, state_suite, chart_suite, diff_suite, highlight_suite, results_suite, xalloc_suite,
-        measure_suite, errmap_suite, exercise_suite, practice_suite, progress_suite, check_suite,
+        layout_suite, state_suite, files_suite, chart_suite, diff_suite, highlight_suite, results_suite,
+        xalloc_suite, measure_suite, errmap_suite, exercise_suite, practice_suite, progress_suite, check_suite,
         roofline_suite, waves_suite, ceilings_suite, inside_suite, sources_suite, hostcode_suite, json_suite,
         clblastparams_suite, needs_suite, compare_suite, reference_suite, plot_suite, kernelargs_suite,
         races_suite, isolate_suite,

@@ -154,14 +154,14 @@ END_TEST
 
 /* A rewrite keeps the file's mode, makes the rename durable (its directory is synced),
    and removes a temporary that a killed write left once it is old enough not to be
-   another writer's. */
+   another writer's; a file of another name, as old, is not the tool's and stays. */
 START_TEST(test_state_rewrite)
 {
     struct tutor_state st = { true, false, false, 3, { 0, 0, 0 }, "" };
     struct error e;
     struct stat sb;
     struct timeval old[2] = { { 0, 0 }, { 0, 0 } };
-    char path[512], stale[600], fresh[600];
+    char path[512], stale[600], fresh[600], other[600];
 
     in_temp_dir();
     error_init(&e);
@@ -170,16 +170,18 @@ START_TEST(test_state_rewrite)
     ck_assert(stat(path, &sb) == 0);
     ck_assert_uint_eq(sb.st_mode & 0777, 0644);
     ck_assert_int_eq(chmod(path, 0600), 0);
-    snprintf(stale, sizeof stale, "%s.Ab3dEf.tmp", path);
-    snprintf(fresh, sizeof fresh, "%s.Gh5iJk.tmp", path);
-    for (int i = 0; i < 2; i++) {
-        FILE *f = fopen(i ? fresh : stale, "w");
+    snprintf(stale, sizeof stale, "%s.clmm-tutor-4242-Ab3dEf.tmp", path);
+    snprintf(fresh, sizeof fresh, "%s.clmm-tutor-4243-Gh5iJk.tmp", path);
+    snprintf(other, sizeof other, "%s.Ab3dEf.tmp", path);
+    for (int i = 0; i < 3; i++) {
+        FILE *f = fopen(i == 0 ? stale : i == 1 ? fresh : other, "w");
         ck_assert_ptr_nonnull(f);
         fputs("lesson=", f);
         fclose(f);
     }
     old[0].tv_sec = old[1].tv_sec = time(NULL) - 2 * FILES_STALE_SECONDS;
     ck_assert_int_eq(utimes(stale, old), 0);
+    ck_assert_int_eq(utimes(other, old), 0);
     directories_synced = 0;
     ck_assert_int_eq(state_save(path, &st, &e), 0);
     ck_assert_int_eq(directories_synced, 1);
@@ -187,6 +189,7 @@ START_TEST(test_state_rewrite)
     ck_assert_uint_eq(sb.st_mode & 0777, 0600);
     ck_assert(access(stale, F_OK) != 0);
     ck_assert(access(fresh, F_OK) == 0);
+    ck_assert(access(other, F_OK) == 0);
 }
 END_TEST
 

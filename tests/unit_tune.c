@@ -517,7 +517,8 @@ START_TEST(test_tuned_not_regular)
 END_TEST
 
 /* Temporaries that a write killed before its rename left are removed by the next write
-   (under the lock none can be another's); files that only look alike are kept. */
+   (under the lock none can be another's); files of other names are kept, whoever made
+   them: those of earlier versions could be a user's copies. */
 START_TEST(test_tuned_stale_temporaries)
 {
     static const struct {
@@ -525,11 +526,13 @@ START_TEST(test_tuned_stale_temporaries)
         mode_t mode;
         bool removed;
     } files[] = {
-        { "tuned.Ab3dEf.tmp", 0644, true },     /* this version's */
-        { "tuned.Xy9AbC", 0600, true },         /* an earlier version's, as mkstemp made it */
-        { "tuned.backup", 0600, false },        /* a word: somebody's copy */
-        { "tuned.Zz9AbC", 0644, false },        /* not mkstemp's mode */
-        { "other.Ab3dEf.tmp", 0600, false },    /* another file's */
+        { "tuned.clmm-tutor-4242-Ab3dEf.tmp", 0600, true },     /* this version's */
+        { "tuned.Ab3dEf.tmp", 0644, false },    /* an earlier version's, or a user's */
+        { "tuned.Xy9AbC", 0600, false },
+        { "tuned.backup", 0600, false },
+        { "tuned.clmm-tutor-4242-Ab3dEf.tmp.old", 0600, false },
+        { "tuned.clmm-tutor-x-Ab3dEf.tmp", 0600, false },
+        { "other.clmm-tutor-4242-Ab3dEf.tmp", 0600, false },    /* another file's */
     };
     char path[128], file[256];
     struct param_set ps;

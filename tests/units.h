@@ -19,6 +19,7 @@ Suite *tune_suite(void);
 Suite *params_suite(void);
 Suite *layout_suite(void);
 Suite *state_suite(void);
+Suite *files_suite(void);
 Suite *chart_suite(void);
 Suite *diff_suite(void);
 Suite *highlight_suite(void);
