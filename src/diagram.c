@@ -408,8 +408,10 @@ static void say_groups(const struct figures *d, bool brief, char *buf, size_t le
     struct str s;
 
     str_init(&s, buf, len);
+    /* The last tiles in pieces: k-split-groups is not k-split-tiles x k-split (compared by
+       division: that product need not fit in 64 bits). */
     if (d->has_tile && d->k_split_groups >= 0 && d->k_split_tiles > 0 &&
-        d->k_split_groups != d->k_split_tiles * d->k_split)     /* the last tiles in pieces */
+        (d->k_split_groups % d->k_split != 0 || d->k_split_groups / d->k_split != d->k_split_tiles))
         str_appendf(&s, "", "%lldx%lld tiles of %lldx%lld, the last %lld in %lld pieces", d->groups_m,
                     d->groups_n, d->tile_rows, d->tile_cols, d->k_split_tiles, d->k_split_groups);
     else if (split && d->k_split_tiles < d->tile_groups)  /* only the last tiles split */

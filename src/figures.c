@@ -200,6 +200,9 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
             return -1;
         if (d->k_split_tiles < 0)
             d->k_split_tiles = d->tile_groups;
+        if (lesson_split_groups(l, d->tile_groups, d->k_split, d->k_split_tiles, d->k_split_groups,
+                                &d->layout_groups, e) < 0)
+            return -1;
     }
     if (d->has_item && product("item", d->item_rows, d->item_cols, &d->outputs_per_item, e) < 0)
         return -1;
@@ -223,9 +226,7 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
         return -1;
     }
     d->local_bytes = sizeof(float) * floats;
-    groups = g->launch[0].has_local ? (double)g->launch[0].groups
-             : d->k_split_groups >= 0 ? (double)(d->tile_groups - d->k_split_tiles) + (double)d->k_split_groups
-                                      : (double)d->tile_groups + (double)d->k_split_tiles * (double)(d->k_split - 1);
+    groups = g->launch[0].has_local ? (double)g->launch[0].groups : (double)d->layout_groups;
     d->bytes_per_flop = d->has_loads && groups > 0 ? 4.0 * (double)d->loads * groups / gemm_flops(g->run) : -1.0;
     asked = gemm_flops(g->asked);
     run = gemm_flops(g->run);
@@ -237,22 +238,17 @@ static int count(const struct lesson *l, struct figures *d, struct error *e)
 static void check_layout(struct figures *d)
 {
     const struct geometry *g = &d->g;
-    long long groups;
 
     if (!g->launch[0].has_local || !d->has_tile)
         return;
     /* Every tile once, and the k-split-tiles last ones k-split - 1 times more; or, with
        k-split-groups, the tiles not split once and the split ones in so many groups. */
     if (d->k_split_groups >= 0) {
-        if (d->k_split_tiles > d->tile_groups ||
-            (unsigned long long)(d->tile_groups - d->k_split_tiles + d->k_split_groups) != g->launch[0].groups)
+        if (d->k_split_tiles > d->tile_groups || (unsigned long long)d->layout_groups != g->launch[0].groups)
             warn(d, "%lld tiles of %lldx%lld, the last %lld in %lld work-groups (k-split-tiles, k-split-groups), "
                  "make %lld work-groups, but the NDRange has %zu", d->tile_groups, d->tile_rows, d->tile_cols,
-                 d->k_split_tiles, d->k_split_groups, d->tile_groups - d->k_split_tiles + d->k_split_groups,
-                 g->launch[0].groups);
-    } else if (__builtin_mul_overflow(d->k_split_tiles, d->k_split - 1, &groups) ||
-        __builtin_add_overflow(groups, d->tile_groups, &groups) || groups < 0 ||
-        (unsigned long long)groups != g->launch[0].groups) {
+                 d->k_split_tiles, d->k_split_groups, d->layout_groups, g->launch[0].groups);
+    } else if ((unsigned long long)d->layout_groups != g->launch[0].groups) {
         if (d->k_split == 1)
             warn(d, "tiles of %lldx%lld make %lld work-groups, but the NDRange has %zu", d->tile_rows,
                  d->tile_cols, d->tile_groups, g->launch[0].groups);

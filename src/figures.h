@@ -38,6 +38,8 @@ struct figures {
     long long k_split_tiles;            /* the tiles, the last ones, shared out so (k-split-tiles; all) */
     long long k_split_groups;           /* the groups they take in all (k-split-groups; -1: k-split
                                            each) */
+    long long layout_groups;            /* the work-groups all the tiles take, from the lines above
+                                           (lesson_split_groups; 0: no tile) */
     long long cover_rows, cover_cols;   /* groups_m * tile_rows, groups_n * tile_cols: what the groups cover */
     long long tile_items;               /* work-items of item_rows x item_cols in a tile (0: not whole blocks) */
     long long tile_items_m, tile_items_n;   /* tile_rows / item_rows, tile_cols / item_cols (with a

@@ -684,12 +684,18 @@ static int parse_layout_line(struct reader *r, const char *key, const char *valu
         return parse_pair(r, value, y->local_b);
     if (strcmp(key, "local-copies") == 0)
         return parse_one(r, value, &y->local_copies);
-    if (strcmp(key, "k-split") == 0)
+    if (strcmp(key, "k-split") == 0) {
+        y->k_split_line = r->line;
         return parse_one(r, value, &y->k_split);
-    if (strcmp(key, "k-split-tiles") == 0)
+    }
+    if (strcmp(key, "k-split-tiles") == 0) {
+        y->k_split_tiles_line = r->line;
         return parse_one(r, value, &y->k_split_tiles);
-    if (strcmp(key, "k-split-groups") == 0)
+    }
+    if (strcmp(key, "k-split-groups") == 0) {
+        y->k_split_groups_line = r->line;
         return parse_one(r, value, &y->k_split_groups);
+    }
     if (strcmp(key, "loads") == 0)
         return parse_one(r, value, &y->loads);
     return bad(r, "unknown key \"%s\" (see lessons/FORMAT or clmm-tutor(1))", key);
@@ -932,6 +938,61 @@ static int check_stride(struct reader *r)
     return 0;
 }
 
+int lesson_split_groups(const struct lesson *l, long long tiles, long long k_split, long long split_tiles,
+                        long long split_groups, long long *groups, struct error *e)
+{
+    const struct lesson_layout *y = &l->layout;
+    const char *key = "k-split";
+    int line = y->k_split_line;
+    long long more;
+
+    /* tiles - split_tiles cannot overflow: neither is below 0. */
+    if (split_groups >= 0 && !__builtin_add_overflow(tiles - split_tiles, split_groups, groups))
+        return 0;
+    if (split_groups < 0 && !__builtin_mul_overflow(split_tiles, k_split - 1, &more) &&
+        !__builtin_add_overflow(tiles, more, groups))
+        return 0;
+    /* The line at fault: the groups given, else more tiles split than there are, else the split. */
+    if (split_groups >= 0) {
+        key = "k-split-groups";
+        line = y->k_split_groups_line;
+    } else if (split_tiles > tiles) {
+        key = "k-split-tiles";
+        line = y->k_split_tiles_line;
+    }
+    error_set(e, "%s:%d: %s: %lld tiles, the last %lld of them in %lld work-groups%s: the work-groups do not fit "
+              "in 64 bits; make %s smaller", l->file, line, key, tiles, split_tiles,
+              split_groups >= 0 ? split_groups : k_split, split_groups >= 0 ? "" : " each", key);
+    return -1;
+}
+
+/* The k-split lines with the parameters at their defaults at 1024 x 1024 x 1024, so that
+   work-groups too many to count are reported when the file is read. Values the work-group
+   diagram refuses anyway (not positive, below 0) are left to it. */
+static int check_split(struct reader *r)
+{
+    const struct lesson_layout *y = &r->l->layout;
+    struct expr_var vars[LESSON_MAX_PARAMS + 4];
+    struct expr_env env;
+    long long rows, cols, tiles, k_split = 1, split_tiles = -1, split_groups = -1, groups;
+
+    if (!y->tile[0] || (!y->k_split && !y->k_split_tiles && !y->k_split_groups))
+        return 0;
+    check_env(r->l, vars, &env);
+    if (expr_eval(y->tile[0], &env, &rows, r->e) < 0 || expr_eval(y->tile[1], &env, &cols, r->e) < 0 ||
+        (y->k_split && expr_eval(y->k_split, &env, &k_split, r->e) < 0) ||
+        (y->k_split_tiles && expr_eval(y->k_split_tiles, &env, &split_tiles, r->e) < 0) ||
+        (y->k_split_groups && expr_eval(y->k_split_groups, &env, &split_groups, r->e) < 0))
+        return -1;      /* not reached: check_expressions evaluated them */
+    if (rows <= 0 || cols <= 0 || k_split <= 0 || (y->k_split_tiles && split_tiles < 0) ||
+        (y->k_split_groups && split_groups < 0))
+        return 0;
+    /* At most 1024 x 1024 tiles: no overflow. */
+    tiles = (1024 / rows + (1024 % rows != 0)) * (1024 / cols + (1024 % cols != 0));
+    return lesson_split_groups(r->l, tiles, k_split, y->k_split_tiles ? split_tiles : tiles, split_groups, &groups,
+                               r->e);
+}
+
 /* A title that fits a table: as it is, or cut after a whole word and marked with "...". */
 static char *shorten(const char *title)
 {
@@ -1062,7 +1123,7 @@ static int check_complete(struct reader *r)
         r->line = key_line(r, "local-copies");
         return bad(r, "%s", "local-copies needs a local-a or local-b line: copies of those tiles");
     }
-    return check_expressions(r) < 0 || check_rules(r) < 0 ? -1 : check_stride(r);
+    return check_expressions(r) < 0 || check_rules(r) < 0 || check_stride(r) < 0 ? -1 : check_split(r);
 }
 
 int lesson_parse(const char *file, const char *text, const char *const *kernel_dirs,

@@ -93,6 +93,7 @@ struct lesson_layout {
     char *k_split;              /* work-groups sharing each tile, each over a part of K; NULL: 1 */
     char *k_split_tiles;        /* the tiles, the last ones, that k-split shares out; NULL: all */
     char *k_split_groups;       /* the work-groups those tiles take in all; NULL: k-split each */
+    int k_split_line, k_split_tiles_line, k_split_groups_line;  /* their lines, for messages; 0: none */
     char *loads;                /* floats one work-group reads from global memory */
 };
 
@@ -189,6 +190,13 @@ char *lesson_kernel_source(const struct lesson *l, struct error *e);
    with "FILE:LINE: item-stride: ..." in e where not. */
 int lesson_check_stride(const struct lesson *l, const char *dim, long long tile, long long item, long long run,
                         long long stride, struct error *e);
+
+/* The work-groups that the layout lines make of tiles tiles: one each, and the last
+   split_tiles of them k_split each (k-split, k-split-tiles), or split_groups in all where
+   the lesson has a k-split-groups line (split_groups >= 0). Into *groups; -1 with
+   "FILE:LINE: k-split...: ..." in e where they do not fit in 64 bits. */
+int lesson_split_groups(const struct lesson *l, long long tiles, long long k_split, long long split_tiles,
+                        long long split_groups, long long *groups, struct error *e);
 
 /* " of launch 2 (then: NAME)" for a launch after the first, for messages; "" for the first,
    as in a lesson of one launch. Returns buf. */

@@ -844,6 +844,11 @@ START_TEST(test_diagram_hostile_values)
         "tile: 3, 9223372036854775807\nitem: 3, 1\nlocal-b: 1152921504606846976, 1\n",
         "item: 1, 9223372036854775807\n",
         "loads: 9223372036854775807\n",
+        /* k-split-tiles x k-split overflows, and is not the count of anything here. */
+        "tile: 1, 1\nk-split: 4\nk-split-tiles: 4611686018427387904\nk-split-groups: 10\n",
+        /* Groups that fit at 1024, not at 65536. */
+        "tile: TS, TS\nk-split-tiles: 1\nk-split-groups: (M > 1024) * 9223372036854775807\n",
+        "tile: TS, TS\nk-split: 1 + (M > 1024) * 9223372036854775806\n",
     };
     const int widths[] = { 36, 80, 250 };
     const size_t heights[] = { 10, 24, 64 };

@@ -914,6 +914,37 @@ START_TEST(test_lesson_item_stride_errors)
 }
 END_TEST
 
+/* The work-groups of the k-split lines must fit in 64 bits: huge values once overflowed in the
+   figures and the diagram (signed overflow under UBSan). At 1024, with TS = 16, there are
+   64 x 64 = 4096 tiles; lines 5 to 7 in place of the blank line 5. */
+START_TEST(test_lesson_split_too_many)
+{
+    struct lesson l;
+    struct error e;
+    long long groups;
+
+    parse_fails2(full_lesson_with(5, "tile: TS, TS\nk-split-tiles: 1\nk-split-groups: 9223372036854775807\n"), 7,
+                 "k-split-groups: 4096 tiles, the last 1 of them in 9223372036854775807 work-groups",
+                 "do not fit in 64 bits");
+    parse_fails2(full_lesson_with(5, "tile: TS, TS\nk-split: 9223372036854775807\n"), 6,
+                 "k-split: 4096 tiles, the last 4096 of them in 9223372036854775807 work-groups each",
+                 "do not fit in 64 bits");
+    parse_fails2(full_lesson_with(5, "tile: TS, TS\nk-split: 2\nk-split-tiles: 9223372036854775807\n"), 7,
+                 "k-split-tiles: 4096 tiles, the last 9223372036854775807", "do not fit in 64 bits");
+    /* The largest that fit: 4095 + (2^63 - 4096) groups. */
+    parse_ok(full_lesson_with(5, "tile: TS, TS\nk-split-tiles: 1\nk-split-groups: 9223372036854775807 - 4095\n"),
+             &l);
+    error_init(&e);
+    ck_assert_int_eq(lesson_split_groups(&l, 4096, 1, 1, 9223372036854775807LL - 4095, &groups, &e), 0);
+    ck_assert_int_eq(groups, 9223372036854775807LL);
+    /* At other sizes the figures ask the same, and the message names the line. */
+    ck_assert_int_lt(lesson_split_groups(&l, 4097, 1, 1, 9223372036854775807LL - 4095, &groups, &e), 0);
+    ck_assert_str_eq(e.msg, "t.lesson:7: k-split-groups: 4097 tiles, the last 1 of them in 9223372036854771712 "
+                            "work-groups: the work-groups do not fit in 64 bits; make k-split-groups smaller");
+    lesson_free(&l);
+}
+END_TEST
+
 START_TEST(test_lesson_layout_host)
 {
     parse_fails("lesson: 0\ntitle: T\nsources: S\nengine: host\ntile: 1, 1\n---\n", 6, "takes no entry");
@@ -1232,6 +1263,7 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_layout_host);
     tcase_add_test(parse, test_lesson_item_stride);
     tcase_add_test(parse, test_lesson_item_stride_errors);
+    tcase_add_test(parse, test_lesson_split_too_many);
     tcase_add_test(parse, test_lesson_launches);
     tcase_add_test(parse, test_lesson_launch_errors);
     tcase_add_test(parse, test_lesson_precision_units);
