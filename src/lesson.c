@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -350,14 +351,24 @@ static int parse_one(struct reader *r, const char *value, char **out)
     return parse_fixed(r, value, out, 1, "one expression");
 }
 
+/* A parameter's value: an integer that fits an int, as the kernels take it (-DNAME=VALUE),
+   as M, N, K and int(EXPR) do; a range's values are then counted and stepped through
+   without overflow. */
+#define PARAM_BOUNDS "an integer from -2147483648 to 2147483647"
+
+static int param_number(const char *text, long long *v)
+{
+    return str_to_ll(text, v) < 0 || *v < INT_MIN || *v > INT_MAX ? -1 : 0;
+}
+
 /* "NAME = DEFAULT in V1, V2, ..." */
 static int add_value(struct reader *r, char *part, void *ctx)
 {
     struct lesson_param *p = ctx;
     long long v;
 
-    if (str_to_ll(part, &v) < 0) {
-        bad(r, "allowed value \"%s\" is not an integer", part);
+    if (param_number(part, &v) < 0) {
+        bad(r, "allowed value \"%s\" is not " PARAM_BOUNDS, part);
         free(part);
         return -1;
     }
@@ -373,12 +384,12 @@ static int parse_range(struct reader *r, const char *list, struct lesson_param *
     const char *to = strstr(list, " to ");
     char *low = dup_trimmed(list, (size_t)(to - list)), *high = dup_trimmed(to + 4, strlen(to + 4));
     long long lo = 0, hi = -1;
-    int rc = str_to_ll(low, &lo) < 0 || str_to_ll(high, &hi) < 0 ? -1 : 0;
+    int rc = param_number(low, &lo) < 0 || param_number(high, &hi) < 0 ? -1 : 0;
 
     free(low);
     free(high);
     if (rc < 0)
-        return bad(r, "expected \"LOW to HIGH\" with two integers, found \"%s\"", list);
+        return bad(r, "expected \"LOW to HIGH\", each " PARAM_BOUNDS ", found \"%s\"", list);
     if (lo > hi)
         return bad(r, "the range \"%s\" is empty: LOW must not be above HIGH", list);
     p->values = xrealloc(p->values, 2 * sizeof *p->values);
@@ -423,9 +434,9 @@ static int parse_param(struct reader *r, const char *value, bool is_switch)
         strcmp(p->name, "N") == 0 || strcmp(p->name, "K") == 0 || strcmp(p->name, LESSON_RULE_CU) == 0)
         return bad(r, "parameter %s is declared twice or shadows a size or CU", p->name);
     num = dup_trimmed(eq + 1, (size_t)(in - eq - 1));
-    rc = str_to_ll(num, &p->def);
+    rc = param_number(num, &p->def);
     if (rc < 0)
-        bad(r, "default value \"%s\" is not an integer", num);
+        bad(r, "default value \"%s\" is not " PARAM_BOUNDS, num);
     free(num);
     if (rc < 0)
         return -1;
@@ -1326,8 +1337,8 @@ bool lesson_param_allows(const struct lesson_param *p, long long value)
 size_t lesson_param_count(const struct lesson_param *p)
 {
     if (p->is_range) {
-        unsigned long long n = (unsigned long long)p->values[1] - (unsigned long long)p->values[0] + 1;
-        return n > SIZE_MAX || n == 0 ? SIZE_MAX : (size_t)n;
+        long long n = p->values[1] - p->values[0] + 1;     /* at most 2^32: the ends fit an int */
+        return (unsigned long long)n > SIZE_MAX ? SIZE_MAX : (size_t)n;
     }
     return p->nvalues;
 }

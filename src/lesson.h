@@ -55,7 +55,7 @@ struct lesson_launch {
 struct lesson_param {
     char *name;
     long long def;
-    long long *values;          /* the allowed values, in file order */
+    long long *values;          /* the allowed values, in file order, each within an int */
     size_t nvalues;
     bool is_switch;             /* a switch: the tuner keeps it at its default */
     bool is_range;              /* "in LOW to HIGH": every integer from values[0] to values[1]

@@ -511,7 +511,35 @@ START_TEST(test_lesson_param_range)
     lesson_free(&l);
     parse_fails(full_lesson_with(12, "param: WAVE = 0 in 1 to 4096\n"), 12, "not among its allowed values");
     parse_fails(full_lesson_with(12, "param: WAVE = 5 in 9 to 4\n"), 12, "is empty: LOW must not be above HIGH");
-    parse_fails(full_lesson_with(12, "param: WAVE = 5 in 1 to many\n"), 12, "expected \"LOW to HIGH\" with two integers");
+    parse_fails(full_lesson_with(12, "param: WAVE = 5 in 1 to many\n"), 12, "expected \"LOW to HIGH\", each an integer");
+}
+END_TEST
+
+/* A parameter's values fit an int, as the kernels take them: a range of all of long long
+   once overflowed in lesson_param_value when the tutor's t key stepped it (UBSan). */
+START_TEST(test_lesson_param_bounds)
+{
+    static const char *const refused[] = {
+        "param: TS = 16 in -9223372036854775808 to 9223372036854775807\n",
+        "param: TS = 16 in -2147483649 to 16\n",
+        "param: TS = 16 in 16 to 2147483648\n",
+        "param: TS = 16 in 8, 16, 2147483648\n",
+        "param: TS = 2147483648 in 16 to 32\n",
+        "switch: TS = 16 in -2147483649, 16\n",
+    };
+    struct lesson l;
+    const struct lesson_param *p;
+
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        parse_fails(full_lesson_with(11, refused[i]), 11, "an integer from -2147483648 to 2147483647");
+    /* The widest range: every value counted, the last one reached by stepping. */
+    parse_ok(full_lesson_with(11, "param: TS = 16 in -2147483648 to 2147483647\n"), &l);
+    p = &l.params[lesson_param_index(&l, "TS")];
+    ck_assert_uint_eq(lesson_param_count(p), 4294967296ULL);
+    ck_assert_int_eq(lesson_param_value(p, 0), -2147483648LL);
+    ck_assert_int_eq(lesson_param_value(p, 2147483648ULL + 17), 17);
+    ck_assert_int_eq(lesson_param_value(p, lesson_param_count(p) - 1), 2147483647LL);
+    lesson_free(&l);
 }
 END_TEST
 
@@ -1264,6 +1292,7 @@ Suite *lesson_suite(void)
     tcase_add_test(parse, test_lesson_item_stride);
     tcase_add_test(parse, test_lesson_item_stride_errors);
     tcase_add_test(parse, test_lesson_split_too_many);
+    tcase_add_test(parse, test_lesson_param_bounds);
     tcase_add_test(parse, test_lesson_launches);
     tcase_add_test(parse, test_lesson_launch_errors);
     tcase_add_test(parse, test_lesson_precision_units);
