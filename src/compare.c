@@ -245,37 +245,79 @@ struct compare_row *compare_find(struct compare *c, int lesson, struct gemm_size
     return first;
 }
 
-/* Whether an unused row before i has the same lesson (by_lesson) or the same size. */
-static bool seen_before(const struct compare *c, size_t i, bool by_lesson)
+/* An unused row's lesson (b = c = 0) or size, and its place in the file. */
+struct row_key {
+    long long a, b, c;
+    size_t row;
+};
+
+static bool same_key(const struct row_key *p, const struct row_key *q)
 {
-    for (size_t j = 0; j < i; j++)
-        if (!c->rows[j].used && (by_lesson ? c->rows[j].lesson == c->rows[i].lesson
-                                           : same_size(c->rows[j].size, c->rows[i].size)))
-            return true;
-    return false;
+    return p->a == q->a && p->b == q->b && p->c == q->c;
+}
+
+/* By lesson or size, then by place in the file. */
+static int by_key(const void *x, const void *y)
+{
+    const struct row_key *p = x, *q = y;
+
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    if (p->b != q->b)
+        return p->b < q->b ? -1 : 1;
+    if (p->c != q->c)
+        return p->c < q->c ? -1 : 1;
+    return p->row < q->row ? -1 : p->row > q->row;
+}
+
+/* first[i]: whether row i is unused and no unused row before it has its lesson (by_lesson)
+   or its size. Sorted by key, then place, the first of each run of equal keys is that row:
+   n log n for a file of many rows, where looking back from each row was n^2. */
+static void mark_first(const struct compare *c, bool by_lesson, bool *first)
+{
+    struct row_key *keys = xmalloc(c->count * sizeof *keys);
+    size_t n = 0;
+
+    for (size_t i = 0; i < c->count; i++) {
+        const struct compare_row *r = &c->rows[i];
+        first[i] = false;
+        if (r->used)
+            continue;
+        keys[n++] = by_lesson ? (struct row_key){ r->lesson, 0, 0, i }
+                              : (struct row_key){ r->size.m, r->size.n, r->size.k, i };
+    }
+    qsort(keys, n, sizeof *keys, by_key);
+    for (size_t j = 0; j < n; j++)
+        first[keys[j].row] = j == 0 || !same_key(&keys[j - 1], &keys[j]);
+    free(keys);
 }
 
 size_t compare_unused(const struct compare *c, char *buf, size_t len)
 {
     struct str s;
     size_t n = 0;
+    bool *first;
 
     str_init(&s, buf, len);
     for (size_t i = 0; i < c->count; i++)
         n += !c->rows[i].used;
     if (n == 0)
         return 0;
+    first = xmalloc(c->count * sizeof *first);
     str_appendf(&s, "", "lessons");
+    mark_first(c, true, first);
     for (size_t i = 0; i < c->count; i++)
-        if (!c->rows[i].used && !seen_before(c, i, true)) {
+        if (first[i]) {
             if (c->rows[i].lesson < 0)
                 str_appendf(&s, " ", "ref");
             else
                 str_appendf(&s, " ", "%d", c->rows[i].lesson);
         }
     str_appendf(&s, "", ", sizes");
+    mark_first(c, false, first);
     for (size_t i = 0; i < c->count; i++)
-        if (!c->rows[i].used && !seen_before(c, i, false))
+        if (first[i])
             str_appendf(&s, " ", "%lldx%lldx%lld", c->rows[i].size.m, c->rows[i].size.n, c->rows[i].size.k);
+    free(first);
     return n;
 }

@@ -87,6 +87,27 @@ START_TEST(test_find)
 }
 END_TEST
 
+/* The rows never found, each lesson and size once, in the order the file first gives them
+   among those rows (not sorted, not where a used row gave them first). */
+START_TEST(test_unused_order)
+{
+    struct compare_row rows[] = {
+        { .lesson = 5, .size = { 300, 1, 1 } },  { .lesson = -1, .size = { 100, 1, 1 }, .used = true },
+        { .lesson = 5, .size = { 300, 1, 1 } },  { .lesson = 2, .size = { 200, 1, 1 } },
+        { .lesson = -1, .size = { 100, 1, 1 } }, { .lesson = 2, .size = { 300, 1, 2 } },
+        { .lesson = 9, .size = { 200, 1, 1 }, .used = true },
+    };
+    struct compare c = { .rows = rows, .count = sizeof rows / sizeof rows[0] };
+    char unused[256];
+
+    ck_assert_uint_eq(compare_unused(&c, unused, sizeof unused), 5);
+    ck_assert_str_eq(unused, "lessons 5 2 ref, sizes 300x1x1 200x1x1 100x1x1 300x1x2");
+    for (size_t i = 0; i < c.count; i++)
+        rows[i].used = true;
+    ck_assert_uint_eq(compare_unused(&c, unused, sizeof unused), 0);
+}
+END_TEST
+
 /* text must be refused with a message holding want (and naming the file). */
 static void parse_bad(const char *text, const char *want)
 {
@@ -268,6 +289,7 @@ Suite *compare_suite(void)
 
     tcase_add_test(tc, test_rows);
     tcase_add_test(tc, test_find);
+    tcase_add_test(tc, test_unused_order);
     tcase_add_test(tc, test_hostile);
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_side_by_side);
