@@ -26,7 +26,7 @@ struct json_value {
     union {
         double number;
         struct {
-            char *text;         /* UTF-8, NUL-terminated; may hold NUL bytes (\u0000) */
+            char *text;         /* UTF-8, NUL-terminated, without other NUL bytes */
             size_t len;         /* bytes, the terminating NUL not counted */
         } string;
         struct {
@@ -49,7 +49,7 @@ struct json_member {
 /* Parses len bytes of text as one JSON document into *out (json_free it). name is the
    file's name in messages ("NAME:3:14: expected ':' after an object key"). A leading UTF-8
    byte order mark is skipped; duplicate keys in an object, numbers out of the range of a
-   double, invalid UTF-8 and lone surrogates (\ud800) are errors. Returns 0, or -1 with a
+   double, invalid UTF-8, lone surrogates (\ud800) and NUL characters (\u0000) are errors. Returns 0, or -1 with a
    message in e and *out a null value. */
 int json_parse(const char *text, size_t len, const char *name, struct json_value *out, struct error *e);
 
@@ -64,7 +64,7 @@ const struct json_value *json_get(const struct json_value *v, const char *key);
 /* Item i of array v, NULL when v is not an array or is shorter. */
 const struct json_value *json_at(const struct json_value *v, size_t i);
 
-/* The text of string v, NULL when v is not a string or holds a NUL byte. */
+/* The text of string v, NULL when v is not a string. */
 const char *json_string(const struct json_value *v);
 
 /* Whether v is a number; its value to *out. */

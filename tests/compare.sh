@@ -108,6 +108,8 @@ hostile "a giant number" '"gflops_median" is 1e\+300, not a figure' \
 hostile "a number beyond a double" '' \
     '{"device": {"name": "D"}, "results": [{"lesson": 1, "m": 1e999}]}'
 hostile "a missing key" 'no "results" array' '{"device": {"name": "D"}}'
+hostile "a NUL in the device's name" ':1:22: \\u0000 in a string: a NUL character, which no text here may hold' \
+    '{"device": {"name": "\u0000"}, "results": []}'
 python3 -c 'print("[" * 100000 + "]" * 100000)' >"$tmp/deep.json" 2>/dev/null ||
     awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]" }' >"$tmp/deep.json"
 expect "--compare refuses deep nesting" 3 'deep.json.*nest' bench --lesson 1 --compare "$tmp/deep.json"

@@ -137,6 +137,9 @@ START_TEST(test_hostile)
     parse_bad("{\"device\": {\"name\": \"D\"}, \"results\": {}}", "\"results\" array (it is not one)");
     parse_bad("{\"device\": {\"name\": 7}, \"results\": []}", "device: \"name\" is a number, not a string");
     parse_bad("{\"device\": {}, \"results\": []}", "the device has no \"name\"");
+    /* Once "device: \"name\" is a string, not a string". */
+    parse_bad("{\"device\": {\"name\": \"\\u0000\"}, \"results\": []}",
+              "saved.json:1:22: \\u0000 in a string: a NUL character, which no text here may hold; remove it");
     parse_bad(DEV "3]}", "saved.json:1:39: results[0]: is a number, not an object");
     parse_bad(DEV "{}]}", "results[0]: no \"lesson\"");
     parse_bad(DEV "{\"lesson\": \"1\"}]}", "\"lesson\" is a string, not an integer");

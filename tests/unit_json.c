@@ -118,10 +118,11 @@ START_TEST(test_escapes)
     parse_ok("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", &v);   /* the same, as UTF-8 */
     ck_assert_uint_eq(v.u.string.len, 9);
     json_free(&v);
-    parse_ok("\"a\\u0000b\"", &v);          /* a NUL inside: kept, but not a C string */
-    ck_assert_uint_eq(v.u.string.len, 3);
-    ck_assert_ptr_null(json_string(&v));
-    json_free(&v);
+    /* A NUL inside, which would cut a C string short: refused where the file has it, in a
+       value or a key, escaped or as a byte. */
+    parse_bad("\"a\\u0000b\"", "t.json:1:3: \\u0000 in a string: a NUL character, which no text here may hold");
+    parse_bad("{\"k\\u0000\": 1}", "t.json:1:4: \\u0000 in a string: a NUL character");
+    parse_bad_n("[\"a\0b\"]", 7, "t.json:1:4: byte 0x00 in a string: a NUL character");
 
     parse_bad("\"\\x41\"", "1:2: an unknown escape: \\ followed by 'x'");
     parse_bad("\"\\", "an unknown escape: \\ followed by the end of the file");
