@@ -672,13 +672,19 @@ static bool dir_writable(const char *option, const char *path)
 static int check_binary_file(const char *path)
 {
     struct stat st;
+    char what[4200];
 
     if (!path)
         return EXIT_OK;
     if (lstat(path, &st) != 0)
         return dir_writable("--binary", path) ? EXIT_OK : EXIT_USAGE;
-    fprintf(stderr, "clmm-tutor: --binary: %s exists (%s); give a new file name: an existing file is never "
-                    "replaced\nTry 'clmm-tutor --help'.\n", path, S_ISREG(st.st_mode) ? "a file" : files_kind(st.st_mode));
+    files_describe(path, what, sizeof what);
+    if (S_ISLNK(st.st_mode))
+        fprintf(stderr, "clmm-tutor: --binary: %s is %s; give a new file name: a link is never written "
+                        "through\nTry 'clmm-tutor --help'.\n", path, what);
+    else
+        fprintf(stderr, "clmm-tutor: --binary: %s exists (%s); give a new file name: an existing file is never "
+                        "replaced\nTry 'clmm-tutor --help'.\n", path, S_ISREG(st.st_mode) ? "a file" : what);
     return EXIT_USAGE;
 }
 

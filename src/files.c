@@ -59,7 +59,34 @@ const char *files_kind(mode_t mode)
         return "a block device";
     if (S_ISSOCK(mode))
         return "a socket";
+    if (S_ISLNK(mode))
+        return "a symbolic link";
     return "not a regular file";
+}
+
+void files_describe(const char *path, char *buf, size_t len)
+{
+    char target[4096];
+    struct stat st;
+    ssize_t n;
+
+    if (lstat(path, &st) != 0) {
+        snprintf(buf, len, "not to be seen (%s)", strerror(errno));
+        return;
+    }
+    if (!S_ISLNK(st.st_mode) || (n = readlink(path, target, sizeof target - 1)) < 0) {
+        snprintf(buf, len, "%s", files_kind(st.st_mode));
+        return;
+    }
+    target[n] = '\0';
+    if (stat(path, &st) == 0)
+        snprintf(buf, len, "a symbolic link to %s, %s", target, files_kind(st.st_mode));
+    else if (errno == ENOENT)
+        snprintf(buf, len, "a symbolic link to %s, which does not exist", target);
+    else if (errno == ELOOP)
+        snprintf(buf, len, "a symbolic link to %s, which leads back to itself through links", target);
+    else
+        snprintf(buf, len, "a symbolic link to %s, which cannot be reached (%s)", target, strerror(errno));
 }
 
 /* "1 MiB", "64 KiB", "1048577 bytes": exact. */

@@ -27,6 +27,11 @@ int files_cache_path(const char *name, char *buf, size_t len);
    mode is, for messages about a file that is not a regular one. */
 const char *files_kind(mode_t mode);
 
+/* What path is, for messages, as files_kind says, and where a symbolic link leads: "a
+   directory", "a symbolic link to TARGET, a regular file", "a symbolic link to TARGET, which
+   does not exist", ... */
+void files_describe(const char *path, char *buf, size_t len);
+
 /* Reads path whole when it is a regular file (symbolic links followed) of at most limit
    bytes, without ever blocking on a FIFO or reading from a device: malloc'd, NUL-terminated
    (it may hold other NUL bytes), its length in *len. what names the file in messages ("a

@@ -87,6 +87,12 @@ usage_error "--binary into a directory that is not there, before the build" \
     "--binary: $tmp/none/kernel.bin cannot be created: $tmp/none does not exist" \
     --inside --lesson 5 --binary "$tmp/none/kernel.bin"
 usage_error "--binary to a directory" "--binary: $tmp exists \\(a directory\\)" --inside --lesson 5 --binary "$tmp"
+# A symbolic link to nothing: said so (it once was "not a regular file"), and not written through.
+ln -s "$tmp/nowhere.bin" "$tmp/dangling.bin"
+usage_error "--binary to a symbolic link to nothing" \
+    "--binary: $tmp/dangling.bin is a symbolic link to $tmp/nowhere.bin, which does not exist; give a new file name" \
+    --inside --lesson 5 --binary "$tmp/dangling.bin"
+[ -e "$tmp/nowhere.bin" ] && not_ok "--binary wrote nothing through a link"
 
 expect "--list shows lessons 0 to 14" 0 "^14 " "$tutor" --list
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
