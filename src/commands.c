@@ -689,20 +689,31 @@ static int check_binary_file(const char *path)
 }
 
 /* --plot FILE: before anything is measured, refused when FILE could not be written: its
-   directory missing or not writable, or FILE something other than a regular file (a
-   regular one is replaced, as a shell's > would). */
+   directory missing or not writable, FILE something other than a regular file (a regular
+   one is replaced, as a shell's > would; a symbolic link is written through, its target
+   replaced), or a symbolic link that leads nowhere. */
 static int check_plot_file(const char *path)
 {
     struct stat st;
+    char target[4096], what[4200];
+    struct error e;
 
     if (!path)
         return EXIT_OK;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "clmm-tutor: --plot: %s is %s; give the name of a file to write\n"
-                        "Try 'clmm-tutor --help'.\n", path, files_kind(st.st_mode));
+    error_init(&e);
+    if (files_write_target(path, target, sizeof target, &e) < 0) {
+        fprintf(stderr, "clmm-tutor: --plot: %s; give the name of a file to write\nTry 'clmm-tutor --help'.\n",
+                e.msg);
+        error_clear(&e);
         return EXIT_USAGE;
     }
-    return dir_writable("--plot", path) ? EXIT_OK : EXIT_USAGE;
+    if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+        files_describe(path, what, sizeof what);
+        fprintf(stderr, "clmm-tutor: --plot: %s is %s; give the name of a file to write\n"
+                        "Try 'clmm-tutor --help'.\n", path, what);
+        return EXIT_USAGE;
+    }
+    return dir_writable("--plot", target) ? EXIT_OK : EXIT_USAGE;
 }
 
 /* Writes the program binary to a new file (O_EXCL: one made meanwhile is not replaced). */

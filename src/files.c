@@ -89,6 +89,29 @@ void files_describe(const char *path, char *buf, size_t len)
         snprintf(buf, len, "a symbolic link to %s, which cannot be reached (%s)", target, strerror(errno));
 }
 
+int files_write_target(const char *path, char *buf, size_t len, struct error *e)
+{
+    struct stat st;
+    char *real, what[4200];
+    int n;
+
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) {
+        n = snprintf(buf, len, "%s", path);
+    } else if ((real = realpath(path, NULL)) != NULL) {
+        n = snprintf(buf, len, "%s", real);
+        free(real);
+    } else {
+        files_describe(path, what, sizeof what);
+        error_set(e, "%s is %s", path, what);
+        return -1;
+    }
+    if (n < 0 || (size_t)n >= len) {
+        error_set(e, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    return 0;
+}
+
 /* "1 MiB", "64 KiB", "1048577 bytes": exact. */
 static void format_bytes(char *buf, size_t len, unsigned long long bytes)
 {

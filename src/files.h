@@ -32,6 +32,11 @@ const char *files_kind(mode_t mode);
    does not exist", ... */
 void files_describe(const char *path, char *buf, size_t len);
 
+/* The file that writing to path reaches, as a shell's > does: path itself, or, when path is
+   a symbolic link, the file its links lead to (a canonical path). -1 with "PATH is a symbolic
+   link to TARGET, which does not exist" (or why else it leads nowhere) in e. */
+int files_write_target(const char *path, char *buf, size_t len, struct error *e);
+
 /* Reads path whole when it is a regular file (symbolic links followed) of at most limit
    bytes, without ever blocking on a FIFO or reading from a device: malloc'd, NUL-terminated
    (it may hold other NUL bytes), its length in *len. what names the file in messages ("a

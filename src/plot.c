@@ -521,5 +521,9 @@ static int write_plot(FILE *out, void *ctx)
 
 int plot_save(const struct plot *p, const char *path, struct error *e)
 {
-    return file_replace(path, write_plot, (void *)p, e);
+    char target[4096];
+
+    if (files_write_target(path, target, sizeof target, e) < 0)
+        return -1;
+    return file_replace(target, write_plot, (void *)p, e);
 }

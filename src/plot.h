@@ -74,7 +74,8 @@ void plot_add_result(struct plot *p, int size, const struct run_result *r);
 int plot_write(FILE *out, const struct plot *p);
 
 /* Writes the chart to path through a temporary file renamed over it (file_replace), so
-   that path is never left half written. -1 with a message in e. */
+   that path is never left half written; a symbolic link is written through, its target
+   replaced (files_write_target). -1 with a message in e. */
 int plot_save(const struct plot *p, const char *path, struct error *e);
 
 #endif

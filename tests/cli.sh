@@ -93,6 +93,11 @@ usage_error "--binary to a symbolic link to nothing" \
     "--binary: $tmp/dangling.bin is a symbolic link to $tmp/nowhere.bin, which does not exist; give a new file name" \
     --inside --lesson 5 --binary "$tmp/dangling.bin"
 [ -e "$tmp/nowhere.bin" ] && not_ok "--binary wrote nothing through a link"
+ln -s "$tmp/nowhere.svg" "$tmp/dangling.svg"
+usage_error "--plot through a symbolic link to nothing" \
+    "--plot: $tmp/dangling.svg is a symbolic link to $tmp/nowhere.svg, which does not exist" \
+    --bench --lesson 1 --size 32 --plot "$tmp/dangling.svg"
+[ -e "$tmp/nowhere.svg" ] && not_ok "--plot wrote nothing through a link to nothing"
 
 expect "--list shows lessons 0 to 14" 0 "^14 " "$tutor" --list
 for n in 0 1 2 3 4 5 6 7 8 9 10 11 12; do
@@ -332,6 +337,15 @@ else
     if [ ! -s "$tmp/figures" ] || grep -q 'no bar of' "$tmp/err"; then not_ok "--plot: the table's medians"
     else ok "--plot: the table's medians"; fi
     ls "$tmp"/one.svg.* >/dev/null 2>&1 && not_ok "--plot leaves no temporary file"
+    # Through a symbolic link, as a shell's > writes: the file it leads to replaced, the link kept.
+    echo "an old chart" >"$tmp/target.svg"
+    ln -s target.svg "$tmp/link.svg"
+    "$tutor" --bench --lesson 1 --size 32 --reps 1 --no-reference --plot "$tmp/link.svg" >"$tmp/out" 2>"$tmp/err"
+    if [ -L "$tmp/link.svg" ] && [ "$(readlink "$tmp/link.svg")" = target.svg ]; then
+        svg_ok "--plot writes through a symbolic link" "$tmp/target.svg" "GFLOPS of each lesson at 32x32x32"
+    else
+        not_ok "--plot keeps a symbolic link and writes through it"
+    fi
     "$tutor" --bench --size 32,48 --reps 1 --plot "$tmp/sizes.svg" >"$tmp/out" 2>"$tmp/err"
     svg_ok "--plot at several sizes: GFLOPS against size, a legend" "$tmp/sizes.svg" \
         "GFLOPS against size, a line per lesson" ">$device" "5 Tiles in local memory</text>" ">32</text>" \

@@ -108,6 +108,47 @@ START_TEST(test_files_replace_failure)
 }
 END_TEST
 
+/* Writing to a symbolic link reaches the file it leads to, as a shell's > does; a link that
+   leads to nothing is said to be one, with where it points. */
+START_TEST(test_files_write_target)
+{
+    char path[128], link[128], target[4096], real[4096], what[4300];
+    struct error e;
+    struct stat st;
+
+    in_temp_dir();
+    error_init(&e);
+    make_file("chart.svg", 0644, 0, path, sizeof path);
+    ck_assert_ptr_nonnull(realpath(path, real));
+    snprintf(link, sizeof link, "%s/link.svg", dir);
+    ck_assert_int_eq(symlink("chart.svg", link), 0);
+    ck_assert_int_eq(files_write_target(link, target, sizeof target, &e), 0);
+    ck_assert_str_eq(target, real);
+    ck_assert_msg(file_replace(target, write_chart, NULL, &e) == 0, "%s", e.msg);
+    ck_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    ck_assert(stat(link, &st) == 0 && st.st_size == 7);    /* "<svg/>\n" */
+    ck_assert_int_eq(files_write_target(path, target, sizeof target, &e), 0);    /* not a link */
+    ck_assert_str_eq(target, path);
+    snprintf(path, sizeof path, "%s/new.svg", dir);
+    ck_assert_int_eq(files_write_target(path, target, sizeof target, &e), 0);    /* not there yet */
+    ck_assert_str_eq(target, path);
+    /* To nothing, and round in a loop. */
+    snprintf(link, sizeof link, "%s/dangling.svg", dir);
+    ck_assert_int_eq(symlink("missing.svg", link), 0);
+    ck_assert_int_lt(files_write_target(link, target, sizeof target, &e), 0);
+    snprintf(what, sizeof what, "%s is a symbolic link to missing.svg, which does not exist", link);
+    ck_assert_str_eq(e.msg, what);
+    files_describe(link, what, sizeof what);
+    ck_assert_str_eq(what, "a symbolic link to missing.svg, which does not exist");
+    snprintf(link, sizeof link, "%s/loop.svg", dir);
+    ck_assert_int_eq(symlink("loop.svg", link), 0);
+    ck_assert_int_lt(files_write_target(link, target, sizeof target, &e), 0);
+    ck_assert_msg(strstr(e.msg, "a symbolic link to loop.svg, which leads back to itself") != NULL, "%s", e.msg);
+    files_describe(dir, what, sizeof what);
+    ck_assert_str_eq(what, "a directory");
+}
+END_TEST
+
 Suite *files_suite(void)
 {
     Suite *s = suite_create("files");
@@ -115,6 +156,7 @@ Suite *files_suite(void)
 
     tcase_add_test(tc, test_files_replace_keeps_other_files);
     tcase_add_test(tc, test_files_replace_failure);
+    tcase_add_test(tc, test_files_write_target);
     suite_add_tcase(s, tc);
     return s;
 }
