@@ -691,12 +691,14 @@ static int check_binary_file(const char *path)
 /* --plot FILE: before anything is measured, refused when FILE could not be written: its
    directory missing or not writable, FILE something other than a regular file (a regular
    one is replaced, as a shell's > would; a symbolic link is written through, its target
-   replaced), or a symbolic link that leads nowhere. */
-static int check_plot_file(const char *path)
+   replaced), a symbolic link that leads nowhere, or the saved run that --compare reads. */
+static int check_plot_file(const struct options *opts)
 {
-    struct stat st;
+    const char *path = opts->plot_file;
+    struct stat st, saved;
     char target[4096], what[4200];
     struct error e;
+    bool exists;
 
     if (!path)
         return EXIT_OK;
@@ -707,10 +709,17 @@ static int check_plot_file(const char *path)
         error_clear(&e);
         return EXIT_USAGE;
     }
-    if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
+    exists = stat(target, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
         files_describe(path, what, sizeof what);
         fprintf(stderr, "clmm-tutor: --plot: %s is %s; give the name of a file to write\n"
                         "Try 'clmm-tutor --help'.\n", path, what);
+        return EXIT_USAGE;
+    }
+    if (exists && opts->compare_file && stat(opts->compare_file, &saved) == 0 && saved.st_dev == st.st_dev &&
+        saved.st_ino == st.st_ino) {
+        fprintf(stderr, "clmm-tutor: --plot: %s is the saved run that --compare reads, and the chart would "
+                        "replace it; give the chart another file name\nTry 'clmm-tutor --help'.\n", path);
         return EXIT_USAGE;
     }
     return dir_writable("--plot", target) ? EXIT_OK : EXIT_USAGE;
@@ -1100,7 +1109,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
         break;
     }
     case MODE_BENCH:
-        if ((status = check_plot_file(opts->plot_file)) == EXIT_OK)
+        if ((status = check_plot_file(opts)) == EXIT_OK)
             status = bench_devices(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson);
         break;
     case MODE_INSIDE:

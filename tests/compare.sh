@@ -16,6 +16,16 @@ expect "--device all outside --bench" 2 'several devices are measured side by si
 expect "an empty item in a list" 2 '--device 0,,1: an empty item in the list' "$tutor" --bench --device 0,,1
 expect "--compare outside --bench and the tutor" 2 '--compare FILE goes with --bench or the tutor' \
     "$tutor" --list --compare "$saved"
+# The chart over the saved run it is compared with: refused before anything is measured,
+# by any name or link (the run was once replaced by the SVG without a word).
+cp "$saved" "$tmp/run.json"
+ln -s run.json "$tmp/run-link.svg"
+for plot in "$tmp/run.json" "$tmp/./run.json" "$tmp/run-link.svg"; do
+    expect "--compare and --plot of one file ($plot)" 2 \
+        "--plot: $plot is the saved run that --compare reads, and the chart would replace it" \
+        "$tutor" --bench --lesson 1 --size 32 --compare "$tmp/run.json" --plot "$plot"
+done
+cmp -s "$saved" "$tmp/run.json" || not_ok "--compare and --plot of one file: the saved run left as it was"
 
 "$tutor" --devices >/dev/null 2>&1 || { echo "SKIP: no OpenCL device"; exit 77; }
 ndevices=$("$tutor" --devices | grep -c '^  \[[0-9]*\] ')
