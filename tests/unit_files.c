@@ -9,15 +9,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "units.h"
 #include "../src/files.h"
 
 static char dir[64];
 
-static void in_temp_dir(void)
+static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/clmm-files-XXXXXX");
+    snprintf(dir, sizeof dir, "/tmp/clmm-unit-files-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    scratch_remove(dir);
 }
 
 /* A file of dir, of that mode, last changed minutes ago. */
@@ -74,7 +80,6 @@ START_TEST(test_files_replace_keeps_other_files)
     struct error e;
     FILE *f;
 
-    in_temp_dir();
     make_file("chart.svg", 0644, 0, path, sizeof path);
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         make_file(others[i], 0600, 20, other, sizeof other);
@@ -99,7 +104,6 @@ START_TEST(test_files_replace_failure)
     char path[128];
     struct error e;
 
-    in_temp_dir();
     make_file("chart.svg", 0644, 0, path, sizeof path);
     error_init(&e);
     ck_assert_int_lt(file_replace(path, write_fails, NULL, &e), 0);
@@ -116,7 +120,6 @@ START_TEST(test_files_write_target)
     struct error e;
     struct stat st;
 
-    in_temp_dir();
     error_init(&e);
     make_file("chart.svg", 0644, 0, path, sizeof path);
     ck_assert_ptr_nonnull(realpath(path, real));
@@ -154,6 +157,7 @@ Suite *files_suite(void)
     Suite *s = suite_create("files");
     TCase *tc = tcase_create("files");
 
+    tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_files_replace_keeps_other_files);
     tcase_add_test(tc, test_files_replace_failure);
     tcase_add_test(tc, test_files_write_target);
