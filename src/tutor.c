@@ -180,7 +180,7 @@ static int params_key(struct tutor *t, int key)
         for (size_t i = 0; !p->is_range && i < p->nvalues; i++)
             if (p->values[i] == now)
                 at = i;
-        if (p->is_range)    /* a range steps by one (unsigned: a range may span all of long long) */
+        if (p->is_range)    /* a range steps by one (its ends fit an int: lesson.c) */
             at = (size_t)((unsigned long long)now - (unsigned long long)p->values[0]);
         if ((dir < 0 && at == 0) || (dir > 0 && at + 1 >= lesson_param_count(p)))
             return KEY_DONE;
