@@ -23,6 +23,44 @@
 /* A measurement asked to stop has this long to stop between launches before it is ended. */
 #define CANCEL_GRACE_S 2.0
 
+/* ocl-icd, the OpenCL loader of Debian and Ubuntu, cuts the value of OCL_ICD_FILENAMES at
+   its first colon in this process's own environment when it loads the platforms (seen on the
+   GPU machine: "libpocl.so.2:libnvidia-opencl.so.1" became "libpocl.so.2"), and a child
+   given that environment finds only the first platform. The value as the program started,
+   kept before any OpenCL call, goes to the child instead. */
+static char *icd_filenames;
+
+__attribute__((constructor)) static void keep_icd_filenames(void)
+{
+    const char *value = getenv("OCL_ICD_FILENAMES");
+
+    if (value)
+        icd_filenames = strdup(value);
+}
+
+/* This process's environment with OCL_ICD_FILENAMES as it started; malloc'd, the strings but
+   that one shared with environ. */
+static char **child_environment(char **with)
+{
+    extern char **environ;
+    size_t n = 0;
+    char **env;
+
+    while (environ[n])
+        n++;
+    env = xcalloc(n + 1, sizeof *env);
+    *with = NULL;
+    for (size_t i = 0; i < n; i++) {
+        env[i] = environ[i];
+        if (icd_filenames && strncmp(environ[i], "OCL_ICD_FILENAMES=", 18) == 0) {
+            *with = xmalloc(strlen(icd_filenames) + 19);
+            sprintf(*with, "OCL_ICD_FILENAMES=%s", icd_filenames);
+            env[i] = *with;
+        }
+    }
+    return env;
+}
+
 struct isolate {
     char *program;
     char **wrapper;             /* NULL-terminated, or NULL */
@@ -134,6 +172,7 @@ void isolate_free(struct isolate *iso)
 static int start_child(struct isolate *iso, struct error *e)
 {
     int job[2], report[2];
+    char **env, *icd;
     pid_t pid;
 
     if (pipe2(job, O_CLOEXEC) < 0) {
@@ -146,8 +185,11 @@ static int start_child(struct isolate *iso, struct error *e)
         close(job[1]);
         return -1;
     }
+    env = child_environment(&icd);
     pid = fork();
     if (pid < 0) {
+        free(env);
+        free(icd);
         error_set(e, "cannot start the process that runs kernels: %s", strerror(errno));
         close(job[0]);
         close(job[1]);
@@ -165,6 +207,10 @@ static int start_child(struct isolate *iso, struct error *e)
         if (in < 0 || out < 0 || dup2(in, ISOLATE_JOB_FD) < 0 || dup2(out, ISOLATE_REPORT_FD) < 0 ||
             dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
             _exit(127);
+        /* Nothing else of the parent's: its driver's files, its own pipes. */
+        for (int fd = ISOLATE_REPORT_FD + 1; fd < 1024; fd++)
+            if (fd != in && fd != out)
+                close(fd);
         close(in);
         close(out);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -177,10 +223,12 @@ static int start_child(struct isolate *iso, struct error *e)
         argv[n++] = iso->program;
         argv[n++] = (char *)ISOLATE_CHILD_ARG;
         argv[n] = NULL;
-        execvp(argv[0], argv);
+        execvpe(argv[0], argv, env);
         fprintf(stderr, "clmm-tutor: cannot start %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
+    free(env);
+    free(icd);
     close(job[0]);
     close(report[1]);
     iso->pid = pid;
@@ -287,6 +335,18 @@ static void step_begins(struct watch *wt, double allowed_s)
     wt->allowed_s = allowed_s;
 }
 
+/* The device as the child is to find it; d NULL: its first. */
+static void describe_device(struct wire_device *wd, const struct device_info *d)
+{
+    memset(wd, 0, sizeof *wd);
+    wd->index = d ? d->index : -1;
+    if (!d)
+        return;
+    str_copy(wd->name, sizeof wd->name, d->name);
+    str_copy(wd->platform, sizeof wd->platform, d->platform_name);
+    wd->device_index = d->device_index;
+}
+
 /* ---- measuring ---- */
 
 static const char *phase_words(enum measure_phase phase)
@@ -336,8 +396,7 @@ void isolate_measure(struct isolate *iso, const struct workspace *ws, const stru
     memset(&job, 0, sizeof job);
     memset(&wt, 0, sizeof wt);
     error_init(&e);
-    job.device.index = d->index;
-    str_copy(job.device.name, sizeof job.device.name, d->name);
+    describe_device(&job.device, d);
     job.lesson = l->number;
     job.has_params = ps != NULL;
     if (ps)
@@ -493,8 +552,7 @@ static int run_check(struct isolate *iso, const struct device_info *d, const str
     memset(&job, 0, sizeof job);
     memset(&wt, 0, sizeof wt);
     report_begins(r, x, d, o);
-    job.device.index = d ? d->index : -1;
-    str_copy(job.device.name, sizeof job.device.name, d ? d->name : "");
+    describe_device(&job.device, d);
     job.once = d == NULL;
     job.exercise = x->number;
     job.has_prediction = o->has_prediction;

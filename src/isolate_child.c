@@ -79,7 +79,7 @@ static int open_device(struct child *c, const struct wire_device *want, struct e
 {
     const struct device_info *d = NULL;
 
-    if (c->open && c->device == want->index)
+    if (c->open && c->device == want->index && (want->index < 0 || strcmp(c->cl.device->name, want->name) == 0))
         return 0;
     if (c->open) {
         ocl_close(&c->cl);
@@ -89,12 +89,22 @@ static int open_device(struct child *c, const struct wire_device *want, struct e
     if (!c->listed && device_list_load(&c->list, e) < 0)
         return -1;
     c->listed = true;
-    for (size_t i = 0; i < c->list.count; i++)
-        if (c->list.items[i].index == want->index || (want->index < 0 && !d))
-            d = &c->list.items[i];
-    if (!d || (want->index >= 0 && strcmp(d->name, want->name) != 0)) {
-        error_set(e, "the process that runs kernels does not see device %d (%s) as this one does", want->index,
-                  want->name);
+    /* The same platform and place in it, and the same name: the lists of the two processes
+       need not number their devices alike (a platform may fail to load in one of them). */
+    for (size_t i = 0; i < c->list.count && !d; i++) {
+        const struct device_info *di = &c->list.items[i];
+        if (want->index < 0 || (di->device_index == want->device_index && strcmp(di->name, want->name) == 0 &&
+                                strcmp(di->platform_name, want->platform) == 0))
+            d = di;
+    }
+    if (!d) {
+        char seen[600] = "";
+        struct str s;
+        str_init(&s, seen, sizeof seen);
+        for (size_t i = 0; i < c->list.count; i++)
+            str_appendf(&s, ", ", "%d %s", c->list.items[i].index, c->list.items[i].name);
+        error_set(e, "the process that runs kernels does not see device %d (%s, %s) as this one does (it sees: "
+                  "%s)", want->index, want->name, want->platform, c->list.count ? seen : "no device");
         return -1;
     }
     if (ocl_open(&c->cl, d, e) < 0)
@@ -376,6 +386,12 @@ int isolate_child_main(void)
     sa.sa_handler = on_cancel;
     sigaction(SIGUSR1, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* A fault in here is the kernel's: it ends this process with its signal, which the
+       parent names (a sanitizer's handler, in make check-sanitize, would report it as its
+       own and end with another status). */
+    signal(SIGSEGV, SIG_DFL);
+    signal(SIGBUS, SIG_DFL);
+    signal(SIGFPE, SIG_DFL);
     for (;;) {
         struct wire job;
         if (wire_receive(ISOLATE_JOB_FD, &job) < 0)

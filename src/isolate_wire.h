@@ -40,9 +40,11 @@ struct wire_config {
 };
 
 struct wire_device {
-    int index;                  /* device_info.index in the child's own list; -1: its first
-                                   device, whatever it is (under oclgrind, oclgrind's) */
-    char name[256];             /* checked there: the lists must agree */
+    int index;                  /* device_info.index in the parent's list; -1: the child's
+                                   first device, whatever it is (under oclgrind, oclgrind's) */
+    char name[256];             /* the device and its platform, which the child looks for */
+    char platform[256];
+    int device_index;           /* its place in its platform */
 };
 
 /* WIRE_MEASURE, then the strings: the lesson file, the kernel's text (empty: read it). */
