@@ -302,9 +302,23 @@ void crt_install_crash_handlers(void)
 #endif
 }
 
+/* In a build with AddressSanitizer or UBSan (make check-sanitize), their runtime prints a
+   report and ends the process without a signal: the terminal must come back and the held
+   report reach it first. The runtimes give a hook for that; a weak declaration leaves it
+   NULL in a build without them. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+static void on_sanitizer_death(void)
+{
+    crt_fatal();
+}
+
 void crt_install_signals(void)
 {
     struct sigaction sa;
+
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(on_sanitizer_death);
 
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
