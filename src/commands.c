@@ -1039,6 +1039,42 @@ static int exercises(const struct options *opts, const struct lesson_set *set, c
     return status;
 }
 
+/* After a lesson printed and measured: its exercises, where it has some, and the lesson
+   after it. */
+static void print_next(const struct options *opts, const struct lesson_set *set, int lesson)
+{
+    struct exercise_set xs;
+    struct error e;
+    char dir[4096], numbers[400];
+    struct str s;
+    int first = -1, n = 0;
+
+    error_init(&e);
+    snprintf(dir, sizeof dir, "%s", opts->exercises_dir ? opts->exercises_dir : "");
+    if (!opts->exercises_dir)
+        snprintf(dir, sizeof dir, "%s/exercises", datadir_get());
+    str_init(&s, numbers, sizeof numbers);
+    if (exercise_set_load(dir, set, &xs, &e) == 0) {
+        for (size_t i = 0; i < xs.count; i++)
+            if (xs.items[i].lesson == lesson) {
+                first = first < 0 ? xs.items[i].number : first;
+                n++;
+            }
+        for (size_t i = 0, k = 0; i < xs.count; i++)
+            if (xs.items[i].lesson == lesson)
+                str_appendf(&s, k++ == 0 ? "" : k == (size_t)n ? " and " : ", ", "%d", xs.items[i].number);
+        exercise_set_free(&xs);
+    }
+    error_clear(&e);
+    if (first >= 0)
+        printf("\nNext: practise lesson %d with clmm-tutor --exercise %d (exercise%s %s)%s", lesson, first,
+               n > 1 ? "s" : "", numbers, lesson_set_find(set, lesson + 1) ? ", then" : "\n");
+    else if (lesson_set_find(set, lesson + 1))
+        printf("\nNext:");
+    if (lesson_set_find(set, lesson + 1))
+        printf(" clmm-tutor --lesson %d   (all lessons: clmm-tutor --list)\n", lesson + 1);
+}
+
 int commands_run(const struct options *opts, commands_screen *screen)
 {
     struct lesson_set set;
@@ -1154,8 +1190,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
         printf("\n");
         fflush(stdout);
         status = with_device(opts, &set, lesson, bench);
-        if (lesson_set_find(&set, lesson + 1))
-            printf("\nNext: clmm-tutor --lesson %d   (all lessons: clmm-tutor --list)\n", lesson + 1);
+        print_next(opts, &set, lesson);
         break;
     }
     lesson_set_free(&set);

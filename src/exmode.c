@@ -80,7 +80,7 @@ void free_exercise(struct tutor *t)
     t->ex.report = NULL;
 }
 
-static void reload_progress(struct tutor *t)
+void reload_progress(struct tutor *t)
 {
     if (t->progress_file[0])
         progress_load(t->progress_file, &t->progress);
@@ -153,7 +153,7 @@ void open_exercise(struct tutor *t, const struct exercise *x)
     }
 }
 
-static void leave_exercise(struct tutor *t)
+void leave_exercise(struct tutor *t)
 {
     if (!t->exercise)
         return;

@@ -450,6 +450,28 @@ static char *exercise_task(const struct exercise_model *ex)
     return out;
 }
 
+/* The lesson's text, with a first line that names its exercises ("Practise: exercises 2
+   and 3, on X."); NULL for a lesson without one. */
+static char *practise_line(const struct screen_model *m, const struct lesson *l)
+{
+    int numbers[100], n = 0;
+    char list[400];
+    struct str s;
+    char *text;
+
+    for (size_t i = 0; m->exercises && i < m->exercises->count && n < 100; i++)
+        if (m->exercises->items[i].lesson == l->number)
+            numbers[n++] = m->exercises->items[i].number;
+    if (n == 0)
+        return NULL;
+    str_init(&s, list, sizeof list);
+    for (int i = 0; i < n; i++)
+        str_appendf(&s, i == 0 ? "" : i + 1 == n ? " and " : ", ", "%d", numbers[i]);
+    text = xmalloc(strlen(l->text) + sizeof list + 64);
+    sprintf(text, "*Practise:* exercise%s %s, on X.\n\n%s", n > 1 ? "s" : "", list, l->text);
+    return text;
+}
+
 void panes_draw_text(const struct rect *r, struct screen_model *m)
 {
     const struct lesson *l = current(m);
@@ -465,6 +487,8 @@ void panes_draw_text(const struct rect *r, struct screen_model *m)
         snprintf(title, sizeof title, "Lesson %d: %s", l->number, l->short_title);
     }
     in = frame(r, title, m->focus == PANE_TEXT);
+    if (!task)
+        task = practise_line(m, l);
     text_layout(task ? task : l->text, in.w - 1, &lines);
     free(task);
     /* The sources come last, after a blank line, wrapped like the prose: the lesson's line,
@@ -2137,6 +2161,38 @@ void panes_draw_params(int cols, int rows, const struct screen_model *m, int row
         puts_at(in.y + below + 1, in.x + 1, in.w - 2, "runs with these values", crt_attr(ROLE_GOOD));
     }
     puts_at(in.y + in.h - 1, in.x + 1, in.w - 2, "Enter or Esc closes; d: the defaults", crt_attr(ROLE_DIM));
+}
+
+void panes_draw_course(int cols, int rows, const struct lesson_set *lessons, const struct exercise_set *set,
+                       const struct progress *p, const struct course_row *list, int count, int row, int current)
+{
+    struct rect r = centred(cols, rows, 90, count + 4);
+    struct rect in = frame(&r, "Lessons and exercises: Up/Down, Enter opens, Esc closes", true);
+    int body = in.h - 1, top = row - body + 1 > 0 ? row - body + 1 : 0;
+    const char *branch_mark = crt_utf8() ? "\u2506" : "|";
+
+    for (int i = 0; i < body && top + i < count; i++) {
+        const struct course_row *c = &list[top + i];
+        const struct lesson *l = &lessons->items[c->lesson];
+        int y = in.y + i, x0 = in.x + 1, w = in.w - 2, status_w = 22;
+        int attr = top + i == row ? crt_attr(ROLE_SELECTED) : 0;
+        blank(y, x0, w, attr);
+        if (c->exercise < 0) {
+            printf_at(y, x0, w, attr | (c->lesson == current ? A_BOLD : 0), "%c%3d %s %s", c->lesson == current ? '>' : ' ',
+                      l->number, l->branch ? branch_mark : " ", l->title);
+        } else {
+            const struct exercise *x = &set->items[c->exercise];
+            const struct progress_entry *en = &p->e[x->number];
+            int status_attr = crt_attr(en->best >= PROGRESS_VERIFIED ? ROLE_GOOD
+                                       : en->best > PROGRESS_NOT_STARTED ? ROLE_WARNING : ROLE_DIM);
+            printf_at(y, x0, w - status_w, attr, "        exercise %-2d %s", x->number, x->l.short_title);
+            printf_at(y, x0 + w - status_w, status_w, top + i == row ? attr : status_attr, " %s",
+                      progress_status_name(en->best));
+        }
+    }
+    scroll_marks(&r, top, count, body);
+    printf_at(in.y + in.h - 1, in.x + 1, in.w - 2, crt_attr(ROLE_DIM), "%s side branch   > the lesson shown   "
+              "%d of %zu exercises verified", branch_mark, progress_count(p, set, PROGRESS_VERIFIED), set->count);
 }
 
 void panes_draw_exercises(int cols, int rows, const struct exercise_set *set, const struct progress *p, int row,

@@ -64,6 +64,7 @@ enum bar_scale { BARS_LINEAR, BARS_LOG, BARS_SPEEDUP, BARS_SCALES };
 
 struct screen_model {
     const struct lesson_set *lessons;
+    const struct exercise_set *exercises;   /* the lesson text names each lesson's */
     const struct session_view *view;
     int lesson;                 /* index of the current lesson */
     const struct lines *source;         /* its kernel, NULL for the host lesson */
@@ -115,6 +116,17 @@ void panes_draw_build_log(int cols, int rows, const struct screen_model *m, int 
    verified or wrong, where it is wrong, the build log, the speed), or why there is none. */
 void panes_draw_check(const struct rect *r, struct screen_model *m);
 /* The exercises with their progress: row is the chosen one; typed, the number being typed. */
+/* A row of the course list: a lesson (exercise -1), or one of its exercises (an index in
+   the exercise set). */
+struct course_row {
+    int lesson;                 /* index in the lesson set */
+    int exercise;
+};
+
+/* The course list: every lesson with its title, the side branch marked, and under each its
+   exercises with the student's status; row selected, current the lesson shown. */
+void panes_draw_course(int cols, int rows, const struct lesson_set *lessons, const struct exercise_set *set,
+                       const struct progress *p, const struct course_row *list, int count, int row, int current);
 void panes_draw_exercises(int cols, int rows, const struct exercise_set *set, const struct progress *p, int row,
                           const char *typed);
 /* A line on the key line while the screen closes. */

@@ -246,6 +246,66 @@ static int apply_size(struct tutor *t)
     return rc;
 }
 
+/* ---- the course list: every lesson and under it its exercises ---- */
+
+/* The rows; t->course is made for SESSION_MAX_LESSONS lessons and as many exercises. */
+static int course_rows(const struct tutor *t, struct course_row *rows, int max)
+{
+    int n = 0;
+
+    for (size_t l = 0; l < t->lessons->count && n < max; l++) {
+        rows[n++] = (struct course_row){ (int)l, -1 };
+        for (size_t x = 0; t->exercises && x < t->exercises->count && n < max; x++)
+            if (t->exercises->items[x].lesson == t->lessons->items[l].number)
+                rows[n++] = (struct course_row){ (int)l, (int)x };
+    }
+    return n;
+}
+
+static void open_course(struct tutor *t)
+{
+    reload_progress(t);
+    t->ncourse = course_rows(t, t->course, (int)(sizeof t->course / sizeof t->course[0]));
+    t->overlay = OVERLAY_COURSE;
+    t->picker = 0;
+    for (int i = 0; i < t->ncourse; i++)
+        if (t->course[i].exercise < 0 && t->course[i].lesson == t->model.lesson)
+            t->picker = i;
+}
+
+static int course_key(struct tutor *t, int key)
+{
+    if (key == CRT_KEY_ESC || key == 'q' || key == 'g') {
+        close_overlay(t);
+    } else if (t->ncourse == 0) {
+        return KEY_DONE;
+    } else if (key == KEY_UP || key == 'k') {
+        t->picker = (t->picker + t->ncourse - 1) % t->ncourse;
+    } else if (key == KEY_DOWN || key == 'j') {
+        t->picker = (t->picker + 1) % t->ncourse;
+    } else if (key == KEY_PPAGE || key == KEY_NPAGE) {
+        t->picker += key == KEY_PPAGE ? -10 : 10;
+        t->picker = t->picker < 0 ? 0 : t->picker >= t->ncourse ? t->ncourse - 1 : t->picker;
+    } else if (is_enter(key)) {
+        const struct course_row *c = &t->course[t->picker];
+        close_overlay(t);
+        if (c->exercise >= 0) {
+            open_exercise(t, &t->exercises->items[c->exercise]);
+        } else {
+            if (t->exercise)
+                leave_exercise(t);
+            go_to_lesson(t, c->lesson);
+        }
+    }
+    return KEY_REDRAW;
+}
+
+static void draw_course(struct tutor *t, int cols, int rows)
+{
+    panes_draw_course(cols, rows, t->lessons, t->exercises, &t->progress, t->course, t->ncourse, t->picker,
+                      t->model.lesson);
+}
+
 static int apply_goto(struct tutor *t)
 {
     const struct lesson_set *set = t->lessons;
@@ -253,6 +313,11 @@ static int apply_goto(struct tutor *t)
     long number = strtol(t->input, &end, 10);
     int index = *t->input && !*end && number >= 0 && number <= 1000000 ? index_of_number(set, (int)number) : -1;
 
+    if (!*t->input) {
+        /* Enter alone: the list to choose from. */
+        open_course(t);
+        return 1;
+    }
     if (index < 0) {
         snprintf(t->input_error, sizeof t->input_error, "%s%s: the lessons are %d to %d",
                  *t->input ? "no lesson " : "type a lesson's number", t->input, set->items[0].number,
@@ -271,7 +336,8 @@ struct prompt {
 
 static const struct prompt prompts[OVERLAY_COUNT] = {
     [OVERLAY_SIZE] = { " size (N or MxNxK, Enter applies, Esc cancels): ", "0123456789xX", apply_size },
-    [OVERLAY_GOTO] = { " go to lesson (its number, Enter goes, Esc cancels): ", "0123456789", apply_goto },
+    [OVERLAY_GOTO] = { " go to lesson (its number and Enter; Enter alone: the list; Esc cancels): ", "0123456789",
+                       apply_goto },
     [OVERLAY_PREDICT] = { NULL, "0123456789.", apply_predict },
 };
 
@@ -688,7 +754,7 @@ static const struct key_binding bindings[] = {
     { { 'l' }, key_roofline, "l", "roofline of the device", "l", "roofline", 5, NULL, KEYS_LESSONS },
     { { 'G' }, key_save_chart, "G", "save the chart (SVG)", "G", "save chart", 8, NULL, KEYS_LESSONS },
     { { 'f' }, key_force, "f", "run a refused launch", NULL, NULL, 0, NULL, KEYS_LESSONS },
-    { { 'X' }, key_exercises, "X", "exercises: the list", "X", "exercises", 9, "Exercises", KEYS_BOTH },
+    { { 'X' }, key_exercises, "X", "exercises: the list", "X", "exercises", 1, "Exercises", KEYS_BOTH },
     { { 'e' }, key_edit, "e", "edit your file", "e", "edit", 0, NULL, KEYS_EXERCISE },
     { { 'c' }, key_check, "c", "check it now", "c", "check", 1, NULL, KEYS_EXERCISE },
     { { 'x' }, key_stop_check, "x", "stop the check", NULL, NULL, 0, NULL, KEYS_EXERCISE },
@@ -789,6 +855,7 @@ static const struct overlay_ops {
     [OVERLAY_SIZE] = { prompt_key, draw_prompt },
     [OVERLAY_GOTO] = { prompt_key, draw_prompt },
     [OVERLAY_EXERCISES] = { exercises_key, draw_exercises },
+    [OVERLAY_COURSE] = { course_key, draw_course },
     [OVERLAY_PREDICT] = { prompt_key, draw_prompt },
     [OVERLAY_CONFIRM] = { confirm_key, draw_prompt },
 };
@@ -1029,6 +1096,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
         t.progress_file[0] = '\0';
     t.view = xcalloc(1, sizeof *t.view);
     t.model.lessons = lessons;
+    t.model.exercises = exercises;
     t.model.compare = saved;
     t.model.keys = bindings;
     t.model.nkeys = sizeof bindings / sizeof bindings[0];

@@ -23,7 +23,7 @@
 #define POLL_S 0.25             /* how often the student's file is looked at */
 
 enum overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_PARAMS, OVERLAY_DEVICES, OVERLAY_BUILD, OVERLAY_SIZE,
-               OVERLAY_GOTO, OVERLAY_EXERCISES, OVERLAY_PREDICT, OVERLAY_CONFIRM, OVERLAY_COUNT };
+               OVERLAY_GOTO, OVERLAY_EXERCISES, OVERLAY_COURSE, OVERLAY_PREDICT, OVERLAY_CONFIRM, OVERLAY_COUNT };
 
 /* What a file looked like when last seen. Editors that save by writing a new file and
    renaming it over the old one change its inode, and a quick save may keep its size and,
@@ -56,6 +56,8 @@ struct tutor {
     enum pane left;             /* text or source, on screens that show one of them */
     enum overlay overlay;
     int picker;                 /* the chosen row of a picker, or the scroll of the help or build log */
+    struct course_row course[SESSION_MAX_LESSONS + 100];  /* the course list's rows (g, Enter) */
+    int ncourse;
     char input[64];             /* a prompt's text */
     char input_error[1024];
 
@@ -109,6 +111,10 @@ void open_prompt(struct tutor *t, enum overlay which);
 /* Opens exercise x (its file copied into the workspace when absent; checked when it was
    there already), and frees what the mode holds. */
 void open_exercise(struct tutor *t, const struct exercise *x);
+/* The progress file read again (the student's statuses). */
+void reload_progress(struct tutor *t);
+/* Back from exercise mode to the lessons, at the exercise's lesson. */
+void leave_exercise(struct tutor *t);
 void free_exercise(struct tutor *t);
 /* Each tick of the loop: looks at the student's file, takes a new report; true: redraw. */
 bool exercise_tick(struct tutor *t);
