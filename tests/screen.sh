@@ -614,6 +614,19 @@ check "its error map's pattern and counts" "edges: 305 of 1073 elements wrong"
 check "its hint" "the last row and column of tiles are wrong"
 keys q
 check_restored "q after a wrong result" 0
+# A lesson whose kernel reads far outside its buffers (document 004's kernel given K =
+# 2^31 - 1) ends the process that runs it, not the screen, which says so and goes on.
+mkdir -p "$tmp/faulty"
+cp "$top_srcdir/tests/casestudy/floatMatrixMult.cl" "$tmp/faulty/"
+sed -e 's/^lesson: 80/lesson: 61/; s/args: C A B ints(K)/args: C A B ints(2147483647)/' \
+    "$top_srcdir/tests/casestudy/80-case-study-global.lesson" >"$tmp/faulty/61-huge-k.lesson"
+sed -e 's/^lesson: 80/lesson: 60/' "$top_srcdir/tests/casestudy/80-case-study-global.lesson" >"$tmp/faulty/60-right-k.lesson"
+start 100 30 --lessons "$tmp/faulty" --lesson 61 --size 64 $device
+check "a kernel that faults: the screen says what ended it" "ended on signal|illegal memory"
+keys p
+check "and goes on to the next lesson" "latest [0-9][0-9.]* +median"
+keys q
+check_restored "q after a kernel that faulted" 0
 # Back at a lesson whose runs were refused, paused: its refusal, never "latest 0".
 start 100 30 --lesson 1 --size 512 --max-launch 0.0001 $device
 check "lesson 1 refused" "f runs it anyway"
