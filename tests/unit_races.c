@@ -31,7 +31,7 @@ static char *fixture_log(const char *name)
 
 START_TEST(test_races_parse_race)
 {
-    char *log = fixture_log("oclgrind-race.log");
+    char *log = fixture_log("oclgrind-race.txt");
     struct race_log rl;
     char says[1024];
 
@@ -57,7 +57,7 @@ END_TEST
 
 START_TEST(test_races_parse_access)
 {
-    char *log = fixture_log("oclgrind-access.log");
+    char *log = fixture_log("oclgrind-access.txt");
     struct race_log rl;
     char says[1024];
 
