@@ -551,9 +551,11 @@ int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_se
         if (!text)
             return -1;
         clock_gettime(CLOCK_REALTIME, &now);
-        source = xmalloc(strlen(text) + 80);
-        sprintf(source, "%s\n__kernel void clmm_tutor_inside_%lld_%09ld(void) { }\n", text, (long long)now.tv_sec,
-                now.tv_nsec);
+        source = xmalloc(strlen(text) + 120);
+        /* It takes an argument: with -cl-kernel-arg-info, the PTX NVIDIA's compiler made
+           for a kernel of none did not parse in ptxas (H200, driver 580.159.04). */
+        sprintf(source, "%s\n__kernel void clmm_tutor_inside_%lld_%09ld(__global int *unused) { }\n", text,
+                (long long)now.tv_sec, now.tv_nsec);
         rc = measure_build_extra(cl, l, ps, source, "-cl-nv-verbose", &k, e);
         free(source);
         free(text);
