@@ -19,10 +19,13 @@
  * on each value a warp reads: two conversions and a subtraction per value,
  * 4 FM + 2 FN values per work-item for 3 FM FN mma instructions.
  *
- * LANES = 1 keeps the running sums out of the tensor cores: each round's
- * three products are summed from zero by the tensor cores, and the FP32
- * lanes add that into the sums, rounding to nearest (the lesson measures
- * what the tensor cores' own additions lose).
+ * PROMOTE = P: the tensor cores sum the products of P steps (P TSK
+ * values of k) from zero into a second set of sums, and the FP32 lanes
+ * add that into the running sums, rounding to nearest, and clear it: the
+ * tensor cores' own additions, which do not round to nearest, never touch
+ * a sum larger than P steps' worth. PROMOTE = 0: the tensor cores keep the
+ * running sums themselves, as in lesson 23 (faster, less accurate as K
+ * grows).
  *
  * Everything else (tiles, fragments, copies, SWIZZLE, CVT,
  * EARLY and GM) is lesson 23's.
@@ -32,9 +35,9 @@
 #error "this kernel issues NVIDIA PTX (mma.sync with TF32): it builds only with NVIDIA's OpenCL, for a GPU of compute capability 8.0 or later"
 #endif
 
-#if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WM) || !defined(WN) || !defined(LANES) \
+#if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WM) || !defined(WN) || !defined(PROMOTE) \
     || !defined(SWIZZLE) || !defined(CVT) || !defined(EARLY) || !defined(GM)
-#error "TSM, TSN, TSK, WM, WN, LANES, SWIZZLE, CVT, EARLY and GM are set by the engine (-DNAME=VALUE)"
+#error "TSM, TSN, TSK, WM, WN, PROMOTE, SWIZZLE, CVT, EARLY and GM are set by the engine (-DNAME=VALUE)"
 #endif
 #if WM % 16 != 0 || WN % 8 != 0 || TSM % WM != 0 || TSN % WN != 0
 #error "a warp's block WM x WN is whole fragments of 16 x 8 and divides the tile TSM x TSN"
@@ -194,19 +197,25 @@ void round8(__local const float *at, __local const float *bt, const int k8,
     for (int i = 0; i < FM; i++) {
         #pragma unroll
         for (int j = 0; j < FN; j++) {
-#if LANES
-            float part[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-            mma(part, as[i], b[j]);         /* small terms first */
-            mma(part, a[i], bs[j]);
-            mma(part, a[i], b[j]);
-            #pragma unroll
-            for (int c = 0; c < 4; c++)
-                acc[i][j][c] += part[c];
-#else
             mma(acc[i][j], as[i], b[j]);    /* the small terms first */
             mma(acc[i][j], a[i], bs[j]);
             mma(acc[i][j], a[i], b[j]);
-#endif
+        }
+    }
+}
+
+/* sum[i][j][c] += part[i][j][c], then part = 0. */
+void promote(float sum[FM][FN][4], float part[FM][FN][4])
+{
+    #pragma unroll
+    for (int i = 0; i < FM; i++) {
+        #pragma unroll
+        for (int j = 0; j < FN; j++) {
+            #pragma unroll
+            for (int c = 0; c < 4; c++) {
+                sum[i][j][c] += part[i][j][c];
+                part[i][j][c] = 0.0f;
+            }
         }
     }
 }
@@ -237,14 +246,21 @@ void gemm_3xtf32(const int M, const int N, const int K,
 
     float acc[FM][FN][4];
     float4 anext[LOADS_A], bnext[LOADS_B];
+#if PROMOTE
+    float part[FM][FN][4];
+#endif
 
     #pragma unroll
     for (int i = 0; i < FM; i++) {
         #pragma unroll
         for (int j = 0; j < FN; j++) {
             #pragma unroll
-            for (int c = 0; c < 4; c++)
+            for (int c = 0; c < 4; c++) {
                 acc[i][j][c] = 0.0f;
+#if PROMOTE
+                part[i][j][c] = 0.0f;
+#endif
+            }
         }
     }
 
@@ -263,9 +279,18 @@ void gemm_3xtf32(const int M, const int N, const int K,
         if (!EARLY && s + 1 < steps)
             fetch(anext, bnext, (const __global float4 *)A, (const __global float4 *)B, N, K, row0, col0,
                   (s + 1) * TSK, tid);
+#if PROMOTE
+        #pragma unroll
+        for (int k8 = 0; k8 < TSK; k8 += 8)
+            round8((__local const float *)Atile[cur], (__local const float *)Btile[cur], k8, wm0, wn0, g, t, part);
+        /* Every PROMOTE steps, and after the last: into the FP32 lanes. */
+        if ((s + 1) % PROMOTE == 0 || s + 1 == steps)
+            promote(acc, part);
+#else
         #pragma unroll
         for (int k8 = 0; k8 < TSK; k8 += 8)
             round8((__local const float *)Atile[cur], (__local const float *)Btile[cur], k8, wm0, wn0, g, t, acc);
+#endif
     }
 
     /* c0, c1 are C(g, 2t .. 2t+1) of the fragment, c2, c3 the same 8 rows
