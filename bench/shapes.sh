@@ -7,7 +7,7 @@
 #   CLMM_CLBLAST_PARAMS=tuned/clblast_xgemm_1_32.json:tuned/clblast_xgemm_direct_1_32.json \
 #       bench/shapes.sh "" nvidia
 # SHAPES: sizes as --size takes them (default: the list below). The lessons measured:
-# CLMM_SHAPES_LESSONS (default "16 17 18": those the lesson set has). CLBlast tuned: the
+# CLMM_SHAPES_LESSONS (default "16 18 19": those the lesson set has). CLBlast tuned: the
 # files of CLMM_CLBLAST_PARAMS, ':' between them (bench/clblast-tune.sh writes them); without
 # it, no tuned row. cuBLAS: bench/cublas.py where PyTorch and a CUDA GPU are present, else no
 # such row. Extra clmm-tutor options: CLMM_BENCH_OPTIONS (default "--budget 0.5").
@@ -27,7 +27,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 lessons=""
-for l in ${CLMM_SHAPES_LESSONS:-16 17 18}; do
+for l in ${CLMM_SHAPES_LESSONS:-16 18 19}; do
     if "$tutor" --show "$l" >/dev/null 2>&1; then lessons="$lessons $l"; else echo "lesson $l: not in the lesson set, left out" >&2; fi
 done
 [ -n "$lessons" ] || { echo "bench/shapes.sh: none of the lessons asked for exists" >&2; exit 2; }

@@ -33,15 +33,37 @@
  * row; the groups after them take the tail's tiles in turn, SPLIT
  * consecutive groups per tile, the z-th over the z-th range of k.
  *
- * W holds the TAIL counters first, then the parts: one TSM x TSN block per
- * group of the tail, dense, from the first multiple of 32 floats after the
- * counters; the block of range z of tail tile j is number j*SPLIT + z.
- * Their offsets are ints: the engine refuses a scratch buffer of more than
- * INT_MAX floats.
+ * A large tail can also be shared out in pieces of equal work (PIECES = 1,
+ * the idea of stream-K). Split into SPLIT ranges, each tile of the tail makes
+ * TAIL * SPLIT groups, about 8 waves of them; each group has its own start
+ * and end (the first loads, the stores of its part, the count), eight rounds
+ * of them, and the last group of each tile reads SPLIT parts. With PIECES =
+ * 1 the TAIL tiles' steps (TAIL * spt, spt = the steps of K per tile) are
+ * dealt out in G = min(WAVE, 2 * TAIL) equal shares, as CUTLASS's stream-K
+ * deals them: share j is steps [j*S/G, (j+1)*S/G) of the tail's tiles laid
+ * end to end. A share may end inside a tile and the next begin there: the
+ * tile is then computed by two or three groups, whose parts its last group
+ * adds, in the order of k. Stream-K lets one group run on into the next
+ * tile, in a loop; here a loop around lesson 17's loop slowed every group
+ * (doc/results.md), so a share that crosses a tile's end becomes two groups,
+ * one piece each. The G first pieces run in the first round; the second
+ * pieces after them, the longest first: the compute unit that finishes its
+ * first piece soonest takes the longest second one (GPUs start the groups
+ * of a launch in the order of their numbers, as each unit frees up). Each
+ * unit then does about one share, S / G steps, in two pieces.
+ *
+ * W holds the TAIL counters first, then the parts: MAXC = 3 blocks of TSM x
+ * TSN per tile of the tail (a share is at least half a tile long, so at most
+ * three overlap a tile), or SPLIT blocks per tile with PIECES = 0, dense,
+ * from the first multiple of 32 floats after the counters. Their offsets
+ * are ints: the engine refuses a scratch buffer of more than INT_MAX floats.
  */
 
-#if !defined(SPLIT) || !defined(LAST) || !defined(WAVE)
-#error "SPLIT, LAST and WAVE are set by the engine (-DNAME=VALUE)"
+#if !defined(SPLIT) || !defined(LAST) || !defined(WAVE) || !defined(PIECES)
+#error "SPLIT, LAST, WAVE and PIECES are set by the engine (-DNAME=VALUE)"
+#endif
+#if PIECES && !LAST
+#error "balanced pieces are added by their last group: LAST must be 1 with PIECES = 1"
 #endif
 #if SPLIT < 1
 #error "SPLIT must be at least 1"
@@ -146,7 +168,10 @@ void store4(__global float *P, const int rows, const int cols, const int r, cons
    4*(h*WIN) of its warp grid, from (am, bn). The last group adds the parts
    BATCH runs at a time: at most 32 float4s read at once per work-item. */
 #define RUNS (GM * 4 * GN)
-#define BATCH (SPLIT >= 32 ? 1 : 32 / SPLIT)
+/* The most parts of one tile: three pieces, or the SPLIT ranges of the split. */
+#define MAXC 3
+#define NPARTS (PIECES ? MAXC : SPLIT)
+#define BATCH (NPARTS >= 32 ? 1 : 32 / NPARTS)
 int run_row(const int row0, const int am, const int q) { return row0 + 4 * (am + (q / (4 * GN)) * WIM) + (q / GN) % 4; }
 int run_col(const int col0, const int bn, const int q) { return col0 + 4 * (bn + (q % GN) * WIN); }
 
@@ -285,12 +310,18 @@ void step(const int cur, const int t, const int steps,
     }
 }
 
+/* Share j of G starts at step j*S/G of the tail's steps; the share that holds
+   step x is the last whose start is not above it. */
+long share_start(const long j, const long S, const long G) { return j * S / G; }
+int share_of(const long x, const long S, const long G) { return (int)(((x + 1) * G - 1) / S); }
+
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
 void gemm_last_wave(const int M, const int N, const int K,
-                    const __global float *A,
-                    const __global float *B,
-                    __global float *C,
-                    __global float *W)
+                 const __global float *A,
+                 const __global float *B,
+                 __global float *C,
+                 __global float *W,
+                 __local int *second)   /* WAVE ints: the second pieces' lengths, by share */
 {
     /* Work-items of consecutive linear id make a warp on NVIDIA GPUs. The
        copying below uses tid as lesson 13 does; only the computation and
@@ -302,25 +333,100 @@ void gemm_last_wave(const int M, const int N, const int K,
     const int am = (warp / WTN) * (WM / 4) + lr;
     const int bn = (warp % WTN) * (WN / 4) + lc;
 
-    /* The tiles of the whole waves, one group each over all of K, then the
-       tail's, SPLIT groups each: group g's tile, and its range of k (z; -1
-       for all of K). With SPLIT = 1 every tile is computed whole. */
+    /* The tiles of the whole waves, one group each over all of K, as in
+       lesson 17; then the tail. */
     const int tiles_n = (N + TSN - 1) / TSN;
     const int tiles = (M + TSM - 1) / TSM * tiles_n;
-    const int full = SPLIT == 1 ? tiles : tiles - tiles % WAVE;
+#if SPLIT == 1 && !PIECES
+    const int tail = 0;
+#else
+    const int tail = tiles % WAVE;
+#endif
+    const int full = tiles - tail;
     const int g = get_group_id(0);
-    const int tile = g < full ? g : full + (g - full) / SPLIT;
-    const int z = g < full ? -1 : (g - full) % SPLIT;
-    const int row0 = tile / tiles_n * TSM;     /* first row of the group's tile of C */
-    const int col0 = tile % tiles_n * TSN;     /* first column */
+    const int spt = (K + TSK - 1) / TSK;       /* steps of K per tile */
 
-    /* As in lessons 13 to 18: A's tile transposed, with 4 floats of padding
-       per line; B's as it lies. */
     __local float4 Atile[2][TSK][ALINE];
     __local float4 Btile[2][TSK][TSN / 4];
-#if SPLIT > 1 && LAST
+#if LAST
     __local int last;                  /* whether this group counted last */
 #endif
+#if PIECES
+    __local int chosen;                /* the share of this group's second piece */
+#endif
+
+    /* The group's tile, its steps ks0 .. ks1-1, and its part: slot of n. */
+    int tile = g, ks0 = 0, ks1 = spt, slot = -1, n = 1;
+#if PIECES
+    const long S = (long)tail * spt;          /* the tail's steps */
+    /* Its shares: each at least half a tile, and at least a step (K of one step). */
+    const long G = min(min((long)WAVE, 2l * tail), S);
+    int j = -1;                               /* this group's share */
+    if (g >= full) {
+        const int r = g - full;
+        if (r < G) {
+            /* The first round: the first piece of share r, to the end of
+               the share or of its first tile. */
+            j = r;
+            const long b0 = share_start(j, S, G), b1 = share_start(j + 1, S, G);
+            const int t = (int)(b0 / spt);
+            tile = full + t;
+            ks0 = (int)(b0 - (long)t * spt);
+            ks1 = (int)min((long)spt, b1 - (long)t * spt);
+        } else {
+            /* The second round: the r2-th longest of the second pieces,
+               those of the shares that cross a tile's end. Each work-item
+               works out the second piece of a share or more, then ranks
+               them: the share that ranks r2 is this group's. */
+            const int r2 = r - (int)G;
+            for (int i = tid; i < G; i += WGS) {
+                const long b0 = share_start(i, S, G), b1 = share_start(i + 1, S, G);
+                const long end = (b0 / spt + 1) * spt;     /* the end of its first tile */
+                second[i] = b1 > end ? (int)(b1 - end) : -1;
+            }
+            if (tid == 0)
+                chosen = -1;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int i = tid; i < G; i += WGS) {
+                int rank = 0;
+                if (second[i] < 0)
+                    continue;
+                for (int q = 0; q < G; q++)
+                    rank += second[q] > second[i] || (second[q] == second[i] && q < i);
+                if (rank == r2)
+                    chosen = i;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            j = chosen;
+            if (j < 0)
+                return;     /* fewer shares cross a tile's end than launched for */
+            const long b1 = share_start(j + 1, S, G);
+            const int t = (int)((b1 - 1) / spt);
+            tile = full + t;
+            ks1 = (int)(b1 - (long)t * spt);
+        }
+        /* The shares that overlap this tile, from j0 (at most three: each
+           is at least half a tile long), in the order of k: this piece's
+           part is slot j - j0 of n. */
+        const int tl = tile - full;
+        const long end = (long)(tl + 1) * spt;     /* the tile's end in the tail's steps */
+        const int j0 = share_of((long)tl * spt, S, G);
+        slot = j - j0;
+        n = 1 + (share_start(j0 + 1, S, G) < end) + (share_start(j0 + 2, S, G) < end);
+    }
+#else
+    /* The tail split (PIECES = 0): SPLIT groups per tile, group z over range z. */
+    if (SPLIT > 1 && g >= full) {
+        const int KC = ((K + SPLIT - 1) / SPLIT + TSK - 1) / TSK * TSK;
+        tile = full + (g - full) / SPLIT;
+        slot = (g - full) % SPLIT;
+        n = SPLIT;
+        ks0 = min(spt, slot * (KC / TSK));
+        ks1 = min(spt, ks0 + KC / TSK);
+    }
+#endif
+    const int row0 = tile / tiles_n * TSM;     /* first row of the group's tile of C */
+    const int col0 = tile % tiles_n * TSN;     /* first column */
 
     float4 acc[WPTM][GN];          /* acc[4g+i][h]: row 4*(g*WIM+lr)+i, columns of run h */
     float4 anext[LOADS_A];         /* the next step's tiles, on their way to local memory */
@@ -333,18 +439,15 @@ void gemm_last_wave(const int M, const int N, const int K,
             acc[i][h] = (float4)(0.0f);
     }
 
-    /* A tail group's range of k, as in lesson 15: the z-th of SPLIT, KC
-       long, a multiple of TSK, from kbeg; KZ of its values lie inside K. */
+    /* The piece's range of k: KZ values from kbeg (lesson 15's loads test
+       the edges against KZ). */
     int KZ = K;
-#if SPLIT > 1
-    if (z >= 0) {
-        const int KC = ((K + SPLIT - 1) / SPLIT + TSK - 1) / TSK * TSK;
-        const int kbeg = min(K, z * KC);
-        KZ = min(KC, K - kbeg);
+    if (slot >= 0) {
+        const int kbeg = ks0 * TSK;
+        KZ = max(0, min(K, ks1 * TSK) - kbeg);
         A += kbeg;              /* A(m, kbeg + k) at A[m*K + k] */
         B += kbeg * N;          /* B(kbeg + k, n) at B[k*N + n] */
     }
-#endif
     const int steps = (KZ + TSK - 1) / TSK;   /* the last one may be partial: zeros */
 
     fetch(anext, bnext, A, B, M, N, K, KZ, row0, col0, 0, tid);
@@ -355,42 +458,39 @@ void gemm_last_wave(const int M, const int N, const int K,
             step(1, t + 1, steps, Atile, Btile, acc, anext, bnext, A, B, M, N, K, KZ, row0, col0, tid, am, bn);
     }
 
-#if SPLIT > 1
-    if (z >= 0) {
-        /* A tail group: its part is block (tile - full)*SPLIT + z, TSM x
-           TSN floats laid out as the tile, written whole (what lies past
-           C's edges is zeros, from the loads, and never read into C). */
-        __global float *parts = W + (tiles - full + 31) / 32 * 32;
-        const int first = (tile - full) * SPLIT;       /* the tile's block for z = 0 */
-        __global float4 *P4 = (__global float4 *)(parts + (first + z) * (TSM * TSN));
+    if (slot >= 0) {
+        /* A piece of a tile of the tail: its part is block slot of the
+           tile's NPARTS, TSM x TSN floats laid out as the tile. */
+        const int tl = tile - full;
+        __global float *parts = W + (tail + 31) / 32 * 32;
+        __global float4 *P4 = (__global float4 *)(parts + (tl * NPARTS + slot) * (TSM * TSN));
         #pragma unroll
         for (int q = 0; q < RUNS; q++)
             P4[(run_row(0, am, q) * TSN + run_col(0, bn, q)) / 4] = acc[4 * (q / (4 * GN)) + (q / GN) % 4][q % GN];
 #if LAST
-        /* Lesson 18's count: the fence and the barrier, then one atomic
-           increment per group; SPLIT - 1 before it: the last. */
-        volatile __global int *count = (volatile __global int *)W + (tile - full);
+        /* Lesson 18's count; n - 1 before it: the last. */
+        volatile __global int *count = (volatile __global int *)W + tl;
         DEVICE_FENCE();
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         if (tid == 0)
-            last = atomic_inc(count) == SPLIT - 1;
+            last = atomic_inc(count) == n - 1;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (!last)
             return;               /* the whole group: last is the same for all */
 
-        /* The last group adds the SPLIT blocks in the order of z, BATCH of
-           its float4s at a time, all SPLIT parts of each read before any is
-           added, through volatile pointers (lesson 18). */
+        /* The last group adds the n parts in the order of k, BATCH of its
+           float4s at a time, all parts of each read before any is added,
+           through volatile pointers (lesson 18). */
         DEVICE_FENCE();
-        volatile const __global float4 *mine = (volatile const __global float4 *)(parts + first * (TSM * TSN));
+        volatile const __global float4 *mine = (volatile const __global float4 *)(parts + tl * NPARTS * (TSM * TSN));
         #pragma unroll
         for (int q0 = 0; q0 < RUNS; q0 += BATCH) {
-            float4 part[BATCH][SPLIT];
+            float4 part[BATCH][NPARTS];
             #pragma unroll
             for (int b = 0; b < BATCH; b++) {
                 #pragma unroll
-                for (int p = 0; p < SPLIT; p++)
-                    if (q0 + b < RUNS)
+                for (int p = 0; p < NPARTS; p++)
+                    if (q0 + b < RUNS && p < n)
                         part[b][p] = mine[p * (TSM * TSN / 4) + (run_row(0, am, q0 + b) * TSN + run_col(0, bn, q0 + b)) / 4];
             }
             #pragma unroll
@@ -398,8 +498,9 @@ void gemm_last_wave(const int M, const int N, const int K,
                 if (q0 + b < RUNS) {
                     float4 sum = part[b][0];
                     #pragma unroll
-                    for (int p = 1; p < SPLIT; p++)
-                        sum += part[b][p];
+                    for (int p = 1; p < NPARTS; p++)
+                        if (p < n)
+                            sum += part[b][p];
                     store4(C, M, N, run_row(row0, am, q0 + b), run_col(col0, bn, q0 + b), sum);
                 }
             }
@@ -410,7 +511,6 @@ void gemm_last_wave(const int M, const int N, const int K,
 #endif
         return;
     }
-#endif
 
     /* A tile of the whole waves: C itself, as in lesson 17. */
     #pragma unroll

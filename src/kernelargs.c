@@ -75,7 +75,7 @@ static struct shape wanted(const struct lesson_arg *a)
     switch (a->kind) {
     case ARG_A: case ARG_B: case ARG_C: case ARG_W:
         return (struct shape){ 'g', true, BASE_FLOAT };
-    case ARG_LOCAL:     /* bytes, as many as EXPR floats: lesson 20 keeps ints there */
+    case ARG_LOCAL:     /* bytes, as many as EXPR floats: lesson 19 keeps ints there */
         return (struct shape){ 'l', true, BASE_ANY };
     case ARG_INTS:
         return (struct shape){ 'g', true, BASE_INT };

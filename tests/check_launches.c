@@ -88,7 +88,7 @@ START_TEST(test_bands)
 }
 END_TEST
 
-/* A lesson that splits only the tiles left after whole waves of WAVE groups (lesson 19), with
+/* A lesson that shares out only the tiles left after whole waves of WAVE groups (lesson 19), with
    64 x 64 tiles and waves far smaller than the device's, so that the sizes below have whole
    waves and a tail: 700x300 (11 x 5 = 55 tiles; WAVE = 4 leaves 3, 7 leaves 6) with K = 40,
    a partial last step; 257x515x130 (5 x 9 = 45 tiles: 1 and 3 left), every edge uneven.
@@ -115,7 +115,7 @@ START_TEST(test_tail)
         ck_assert_msg(i >= 0, "lesson %d has WAVE but no %s", l->number, fixed[f].name);
         base.values[i] = fixed[f].value;
     }
-    /* With pieces (lesson 20), the tail in shares of equal work instead of the split; their
+    /* With pieces (PIECES = 1), the tail in shares of equal work instead of the split; their
        parts are added by the last group only. */
     for (int pc = 0; pc <= (pieces >= 0); pc++)
     for (size_t w = 0; w < 2; w++)

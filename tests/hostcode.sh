@@ -169,13 +169,13 @@ run_case 15 97 61 35 97 61 35 'i * 35 + p' 'p * 61 + j' 'i * 61 + j'
 # must start at 0 (scratch-zero); split 3 ways over 4 tiles of 64 x 64.
 run_case 18 100 70 300 100 70 300 'i * 300 + p' 'p * 70 + j' 'i * 70 + j' --param TSM=64 --param TSN=64 --param LAST=1 \
     --param WM=32 --param WIM=4 --param SPLIT=3
-# Lesson 19: waves of 3 groups over 4 tiles, the last one split 3 ways, added by its last group
-# (counters that start at 0) and by a second launch.
-run_case 20 100 70 300 100 70 300 'i * 300 + p' 'p * 70 + j' 'i * 70 + j' --param TSM=64 --param TSN=64 \
+# Lesson 19: waves of 3 groups over 4 tiles, the last one in pieces (PIECES = 1), and split 3
+# ways (PIECES = 0), added by its last group (counters that start at 0) and by a second launch.
+run_case 19 100 70 300 100 70 300 'i * 300 + p' 'p * 70 + j' 'i * 70 + j' --param TSM=64 --param TSN=64 \
     --param WM=32 --param WIM=4 --param WAVE=3 --param PIECES=1 --param LAST=1
 for last in 1 0; do
     run_case 19 100 70 300 100 70 300 'i * 300 + p' 'p * 70 + j' 'i * 70 + j' --param TSM=64 --param TSN=64 \
-        --param WM=32 --param WIM=4 --param WAVE=3 --param SPLIT=3 --param LAST=$last
+        --param WM=32 --param WIM=4 --param WAVE=3 --param SPLIT=3 --param PIECES=0 --param LAST=$last
 done
 
 # The case study of document 004 (tests/casestudy): its kernels take K in a __global int

@@ -45,7 +45,7 @@ check() {
 }
 
 # The lessons with a kernel: numbered lines of --list, but the host lesson, marked "(host)",
-# and those that need a device oclgrind is not (under the list, "Lessons 21 to 24: an NVIDIA
+# and those that need a device oclgrind is not (under the list, "Lessons 20 to 24: an NVIDIA
 # GPU ... only": their kernels issue NVIDIA's PTX), which must be refused with the reason,
 # never built.
 needing=$("$tutor" --list | awk '/^Lessons? [0-9]+( to [0-9]+)?: / {
@@ -88,13 +88,13 @@ check_each() {
 # default) over more rows of tiles than a band holds, two columns of tiles wide (with one,
 # a band that ignores its partial last rows still covers C). Lesson 18's split added by its
 # second launch (LAST = 0), its parts after the counters. Lesson 19 with waves of 5 groups:
-# 12 tiles, 10 whole and 2 split, their blocks added by the second launch.
+# 12 tiles, 10 whole and 2 split (PIECES = 0), their blocks added by the second launch.
 check_each <<'EXTRA'
 17 128x128x44 TSM=64 TSN=64 WM=32 WIM=4 SPLIT=1
 17 128x128x40 TSM=64 TSN=64 WM=32 WIM=4 SPLIT=2
 17 640x128x8 TSM=64 TSN=64 WM=32 WIM=4 SPLIT=1 BAND=8
 18 130x70x100 TSM=64 TSN=64 WM=16 WIM=2 SPLIT=3 LAST=0
-19 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 SPLIT=3 LAST=0
+19 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 SPLIT=3 PIECES=0 LAST=0
 EXTRA
 
 # Lesson 18's split with LAST = 1, where the last of a tile's groups reads the parts the
@@ -103,16 +103,17 @@ EXTRA
 # reads (the lesson says why the GPUs it is written for order them): these runs check the
 # bounds of every access and the API calls, without the race check. Partial tiles with N not
 # a multiple of 4 (parts read float by float), whole tiles (float4s), and an uneven split.
-# Lesson 19's tail added the same way, after whole tiles; lesson 20's in pieces of two rounds.
+# Lesson 19's tail added the same way, after whole tiles, split (PIECES = 0) and in pieces of
+# two rounds (PIECES = 1).
 races=off
 check_each <<'LAST'
 18 130x70x100 TSM=64 TSN=64 WM=32 WIM=4 SPLIT=2 LAST=1
 18 128x128x40 TSM=64 TSN=64 WM=16 WIM=2 SPLIT=2 LAST=1
 18 200x136x300 TSM=64 TSN=64 WM=32 WIM=8 SPLIT=3 LAST=1
-19 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 SPLIT=3 LAST=1
-20 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 PIECES=1 LAST=1
-20 192x260x44 TSM=64 TSN=64 WM=16 WIM=2 WAVE=7 PIECES=1 LAST=1
-19 192x130x44 TSM=64 TSN=64 WM=16 WIM=2 WAVE=4 SPLIT=2 LAST=1
+19 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 SPLIT=3 PIECES=0 LAST=1
+19 130x200x100 TSM=64 TSN=64 WM=32 WIM=4 WAVE=5 PIECES=1 LAST=1
+19 192x260x44 TSM=64 TSN=64 WM=16 WIM=2 WAVE=7 PIECES=1 LAST=1
+19 192x130x44 TSM=64 TSN=64 WM=16 WIM=2 WAVE=4 SPLIT=2 PIECES=0 LAST=1
 LAST
 races=on
 echo "$passed passed, $failed failed"

@@ -941,7 +941,7 @@ START_TEST(test_diagram_split_k)
 }
 END_TEST
 
-/* Lesson 19 at 8192 with SPLIT = 15: 32 x 64 tiles of 256 x 128, 2048 % 132 = 68 of them, the
+/* Lesson 19 at 8192 with SPLIT = 15 (PIECES = 0, its default without a device): 32 x 64 tiles of 256 x 128, 2048 % 132 = 68 of them, the
    last, split: 2048 + 68 x 14 = 3000 groups, which the layout lines agree with. */
 START_TEST(test_diagram_last_wave)
 {
@@ -958,14 +958,14 @@ START_TEST(test_diagram_last_wave)
     n = draw_checked(&d, 100, 24, true, "lesson 19");
     ck_assert(drawn(n, "32x64 tiles of 256x128, the last"));
     ck_assert(drawn(n, "the last 68") && drawn(n, "split 15 ways"));
-    /* Lesson 20 at 4096 in pieces: 512 tiles, 116 left, 132 shares: 396 whole tiles and at
+    /* Lesson 19 at 4096 in pieces (PIECES = 1): 512 tiles, 116 left, 132 shares: 396 whole tiles and at
        most 132 + 115 pieces, as many groups as launched. */
-    compute(20, (struct gemm_size){ 4096, 4096, 4096 }, "PIECES", 1, NULL, &d);
+    compute(19, (struct gemm_size){ 4096, 4096, 4096 }, "PIECES", 1, NULL, &d);
     ck_assert_int_eq(d.k_split_tiles, 116);
     ck_assert_int_eq(d.k_split_groups, 247);
     ck_assert_uint_eq(d.g.launch[0].groups, 643);
     ck_assert_int_eq(d.nwarnings, 0);
-    n = draw_checked(&d, 100, 24, true, "lesson 20");
+    n = draw_checked(&d, 100, 24, true, "lesson 19, PIECES=1");
     ck_assert(drawn(n, "16x32 tiles of 256x128, the last 116"));
     ck_assert(drawn(n, "in 247 pieces"));
     /* Nothing split: the tiles alone. */

@@ -51,7 +51,7 @@ START_TEST(test_kernelargs_fits)
     /* A typedef (lessons 7 and 8: floatW) is taken on its address space and pointer alone. */
     ck_assert(kernelargs_fits(&arg_a, &(struct kernel_arg_sig){ GLOBAL, false, "floatW*", "A" }));
     ck_assert(!kernelargs_fits(&arg_a, &(struct kernel_arg_sig){ PRIVATE, false, "floatW", "A" }));
-    /* local(EXPR): any __local pointer (lesson 20 keeps ints there). */
+    /* local(EXPR): any __local pointer (lesson 19 keeps ints there). */
     ck_assert(kernelargs_fits(&arg_local, &(struct kernel_arg_sig){ LOCAL, false, "float*", "t" }));
     ck_assert(kernelargs_fits(&arg_local, &(struct kernel_arg_sig){ LOCAL, false, "int*", "t" }));
     ck_assert(!kernelargs_fits(&arg_local, &(struct kernel_arg_sig){ GLOBAL, false, "float*", "t" }));
