@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/mma-peak.sh [DEVICE]: how fast the tensor cores' mma.sync.m16n8k8 with TF32 inputs
-# runs on its own, the instruction of lessons 21 to 24: a kernel of nothing but independent
+# runs on its own, the instruction of lessons 20 to 24: a kernel of nothing but independent
 # products in registers (bench/mma-peak/), timed by clmm-tutor (its small check product
 # beside it costs nothing), at a few numbers of warps per compute unit. Prints TFLOPS,
 # 2 * 16 * 8 * 8 flops per mma, as Markdown. Needs an NVIDIA GPU of compute capability 8.0

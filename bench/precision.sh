@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/precision.sh [DEVICE [OUTPUT]]: how far each way of computing C is from the exact
-# product, and how that grows with K, as Markdown: lesson 20 (FP32 lanes), lesson 21
+# product, and how that grows with K, as Markdown: lesson 19 (FP32 lanes), lesson 20
 # (tensor cores, TF32; rounded inputs and, with ROUND=0, cut ones) and lesson 24 (3xTF32,
 # with its ways of keeping the sums), on the same inputs (the same seed) at 1024x1024xK for
 # K = 256, 1024, 4096 and 16384 (CLMM_PRECISION_K, CLMM_PRECISION_MN; the runs, lesson and
@@ -29,7 +29,7 @@ set --
 [ -n "$device" ] && set -- --device "$device"
 sizes=$(echo "$ks" | tr ',' '\n' | sed "s/^/${mn}x${mn}x/" | paste -sd, -)
 
-runs=${CLMM_PRECISION_RUNS:-20,21,21 ROUND=0,24,24 PROMOTE=4,24 PROMOTE=0}
+runs=${CLMM_PRECISION_RUNS:-19,20,20 ROUND=0,24,24 PROMOTE=4,24 PROMOTE=0}
 printf '%s\n' "$runs" | tr ',' '\n' | grep -v '^ *$' >"$tmp/runs" ||
     { echo "bench/precision.sh: CLMM_PRECISION_RUNS names no run" >&2; exit 2; }
 i=0

@@ -1,18 +1,8 @@
 /*
- * Lesson 23: feeding the tensor cores. Lesson 22's kernel, with four
+ * Lesson 23: feeding the tensor cores. Lesson 22's kernel, with three
  * changes to the way the tiles reach local memory, each of which can be
- * set back to lesson 22's way (SWIZZLE=0, CVT=1, EARLY=0, GM=1):
+ * set back to lesson 22's way (CVT=1, EARLY=0, GM=1):
  *
- * SWIZZLE  A's tile without padding, rows of TSK floats, each row's 16-byte
- *          pieces exchanged in an order that depends on the row (XOR).
- *          Lesson 22's padded rows of 20 floats let ldmatrix read without
- *          conflicts, but not the stores: the 8 work-items of a quarter warp
- *          store two rows of 64 bytes, 80 bytes apart: the second row's last
- *          4 floats wrap round onto the first row's first 4 banks, and the
- *          store takes two passes. Here each piece moves: piece c of row r sits at place
- *          c ^ ((r / 2) % 4) (for TSK = 16). Two rows side by side fill the
- *          32 banks once (stores), and the 8 rows of an ldmatrix block land
- *          in 8 different 16-byte slots (reads).
  * CVT      0: each input rounded to TF32 with two integer operations, add
  *          half of the last kept bit and clear the 13 bits below it, which
  *          is cvt.rna's rounding (to nearest, ties away from zero) for every
@@ -25,6 +15,8 @@
  * GM       the order of the tiles: GM rows of tiles walked column by column
  *          (1: lesson 22's order, row by row). The groups that run at the same
  *          time then share more of A's and B's tiles in the L2 cache.
+ *
+ * SWIZZLE is lesson 22's (SWIZZLE=0: lesson 21's padded rows).
  *
  * Everything else is lesson 22's.
  */
@@ -48,7 +40,7 @@
 #if SWIZZLE
 #define SA TSK                       /* floats per row of A's tile: no padding */
 #else
-#define SA (TSK + 4)                 /* lesson 22's: 4 of padding */
+#define SA (TSK + 4)                 /* lesson 21's: 4 of padding */
 #endif
 #define PIECES (TSK / 4)             /* 16-byte pieces per row of A's tile */
 #define SB (TSN + 8)                 /* floats per row of B's tile: 8 of padding */

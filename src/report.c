@@ -87,7 +87,7 @@ static void list_branches(FILE *out, const struct lesson_set *set)
 }
 
 /* Under the list, the lessons that need a device of their own, run by run of the same need:
-   "Lessons 21 to 24: an NVIDIA GPU of compute capability 8.0 or later only." Elsewhere they
+   "Lessons 20 to 24: an NVIDIA GPU of compute capability 8.0 or later only." Elsewhere they
    are shown, and their measurement is refused with the reason. */
 static void list_needs(FILE *out, const struct lesson_set *set)
 {

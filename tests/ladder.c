@@ -46,7 +46,7 @@ bool ladder_runs_here(const struct lesson *l)
     return ok;
 }
 
-/* Lessons 21 to 24 need an NVIDIA GPU, whose PTX they issue: on any other device their
+/* Lessons 20 to 24 need an NVIDIA GPU, whose PTX they issue: on any other device their
    measurement, at any size and with any parameters, and their build are refused. */
 void ladder_check_refused_here(const struct lesson *l, const struct param_set *ps, const char *what)
 {

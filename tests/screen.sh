@@ -37,7 +37,7 @@ lastlesson=${numbers% }
 lastlesson=${lastlesson##* }
 [ "$count" -gt 13 ] || { echo "FAIL: --list shows $count lessons"; exit 1; }
 # The lessons that get a bar: all of them but those that need another device than this one
-# (under the list, "Lessons 21 to 24: an NVIDIA GPU ... only"), which are refused here.
+# (under the list, "Lessons 20 to 24: an NVIDIA GPU ... only"), which are refused here.
 needing=$("$tutor" --list | awk '/^Lessons? [0-9]+( to [0-9]+)?: / {
     sub(/:.*/, ""); n = split($0, w, " "); for (i = w[2]; i <= w[n]; i++) printf "%s ", i }')
 bars=
@@ -562,7 +562,7 @@ check_gone "Esc closes lesson 16's parameters" "Lesson 16 parameters"
 # (the --param above) whole below them, and the key line still in its place.
 keys g 1 9 Enter t
 check "a long list of values: the current one and the span" "│ SPLIT +\[[0-9]+\] of 16 values, 1 to 16 +\(default 1\)  by rule"
-check "a range: by rule and not tuned" "│ WAVE +\[[0-9]+\] of 1 to 65536 +\(default 132\)  by rule, not tuned"
+check "a range: by rule and not tuned" "│ WAVE +\[[0-9]+\] of 1 to 1024 +\(default 132\)  by rule, not tuned"
 check "rules that do not fit: where the rest are" "│ \.\.\. the rest: clmm-tutor --show 19 +│"
 check "the refusal below them, whole" "│ 49152 does not hold\) +│"
 check "the key line in its place" "^ n/p lesson "

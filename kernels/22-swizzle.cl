@@ -1,29 +1,19 @@
 /*
- * Lesson 22: one instruction per fragment of A. Lesson 21's kernel, with
- * each work-item's fragment of A read by ldmatrix, a PTX instruction that
- * reads four 8 x 8 blocks of 16-bit values for a whole warp and hands each
- * work-item its share of each:
+ * Lesson 22: A's tile swizzled. Lesson 21's kernel, with A's tile in local
+ * memory stored without padding and its 16-byte pieces exchanged within
+ * each row (an XOR swizzle), so that both its stores and ldmatrix's reads
+ * take one pass (SWIZZLE = 0: lesson 21's padded rows):
  *
- *   ldmatrix.sync.aligned.m8n8.x4.shared.b16  {r0, r1, r2, r3}, [address]
- *
- * Work-items 8q .. 8q+7 each give the address of one row of block q, 16
- * bytes; work-item l receives, of each block, the two 16-bit values of row
- * l / 4 at columns 2(l % 4) and 2(l % 4) + 1. Seen as floats (a row of 16
- * bytes is 4 floats), that is float l % 4 of row l / 4: with g = l / 4 and
- * t = l % 4, element (g, t) of an 8 x 4 block of floats, which is where the
- * mma layout wants a0 .. a3:
- *
- *   block 0: rows 0-7 of the fragment, k 0-3    ->  a0 = A(g, t)
- *   block 1: rows 8-15, k 0-3                   ->  a1 = A(g + 8, t)
- *   block 2: rows 0-7, k 4-7                    ->  a2 = A(g, t + 4)
- *   block 3: rows 8-15, k 4-7                   ->  a3 = A(g + 8, t + 4)
- *
- * One instruction where lesson 21 issues two float2 reads, and k in its
- * own order: lesson 21's exchange of k (2t and 2t + 1 for t and t + 4) is
- * gone, and B's values are B(t, g) and B(t + 4, g) again. The padding
- * changes with it: A's rows are TSK + 4 floats long (80 bytes: the 8 rows
- * of a block fall in 8 different 16-byte slots of the 32 banks), B's
- * TSN + 8 (the rows t = 0 .. 3 of a read start 8 banks apart).
+ * SWIZZLE  A's tile without padding, rows of TSK floats, each row's 16-byte
+ *          pieces exchanged in an order that depends on the row (XOR).
+ *          Lesson 21's padded rows of 20 floats let ldmatrix read without
+ *          conflicts, but not the stores: the 8 work-items of a quarter warp
+ *          store two rows of 64 bytes, 80 bytes apart: the second row's last
+ *          4 floats wrap round onto the first row's first 4 banks, and the
+ *          store takes two passes. Here each piece moves: piece c of row r sits at place
+ *          c ^ ((r / 2) % 4) (for TSK = 16). Two rows side by side fill the
+ *          32 banks once (stores), and the 8 rows of an ldmatrix block land
+ *          in 8 different 16-byte slots (reads).
  *
  * Everything else is lesson 21's.
  */
@@ -32,8 +22,9 @@
 #error "this kernel issues NVIDIA PTX (mma.sync with TF32): it builds only with NVIDIA's OpenCL, for a GPU of compute capability 8.0 or later"
 #endif
 
-#if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WM) || !defined(WN) || !defined(ROUND)
-#error "TSM, TSN, TSK, WM, WN and ROUND are set by the engine (-DNAME=VALUE)"
+#if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WM) || !defined(WN) || !defined(ROUND) \
+    || !defined(SWIZZLE)
+#error "TSM, TSN, TSK, WM, WN, ROUND and SWIZZLE are set by the engine (-DNAME=VALUE)"
 #endif
 #if WM % 16 != 0 || WN % 8 != 0 || TSM % WM != 0 || TSN % WN != 0
 #error "a warp's block WM x WN is whole fragments of 16 x 8 and divides the tile TSM x TSN"
@@ -43,7 +34,12 @@
 #define FN (WN / 8)                  /* fragments of B per warp, along N */
 #define WTN (TSN / WN)               /* warps along N */
 #define WGS (32 * (TSM / WM) * WTN)  /* work-items in a group */
-#define SA (TSK + 4)                 /* floats per row of A's tile: 4 of padding */
+#if SWIZZLE
+#define SA TSK                       /* floats per row of A's tile: no padding */
+#else
+#define SA (TSK + 4)                 /* lesson 21's: 4 of padding */
+#endif
+#define PIECES (TSK / 4)             /* 16-byte pieces per row of A's tile */
 #define SB (TSN + 8)                 /* floats per row of B's tile: 8 of padding */
 #define VECS_A (TSM * TSK / 4)       /* float4 in a tile of A */
 #define VECS_B (TSK * TSN / 4)       /* float4 in a tile of B */
@@ -62,6 +58,17 @@
 #define A_COL(id) (4 * ((id) % (TSK / 4)))
 #define B_ROW(id) ((id) / (TSN / 4))
 #define B_COL(id) (4 * ((id) % (TSN / 4)))
+
+/*
+ * Where piece c (4 floats) of row r of A's tile sits, in float4s. Swizzled:
+ * the rows of one 128-byte line of banks (8 / PIECES of them) keep their
+ * order, and the lines are told apart by an exchange of pieces, c XOR line.
+ */
+#if SWIZZLE
+#define A_AT(r, c) ((r) * PIECES + ((c) ^ (((r) / (8 / PIECES)) % PIECES)))
+#else
+#define A_AT(r, c) ((r) * SA / 4 + (c))
+#endif
 
 /* x as TF32: rounded to the nearest value with 10 bits of mantissa (ties
    away from zero), or as it is, for the tensor core to cut. */
@@ -115,7 +122,7 @@ void stash(__local float4 *at, __local float4 *bt, const float4 *anext, const fl
     #pragma unroll
     for (int l = 0; l < LOADS_A; l++) {
         const int id = l * WGS + tid;
-        at[(A_ROW(id) * SA + A_COL(id)) / 4] = tf32x4(anext[l]);
+        at[A_AT(A_ROW(id), A_COL(id) / 4)] = tf32x4(anext[l]);
     }
     #pragma unroll
     for (int l = 0; l < LOADS_B; l++) {
@@ -149,7 +156,7 @@ void round8(__local const float *at, __local const float *bt, const int k8,
     #pragma unroll
     for (int i = 0; i < FM; i++) {
         uint v[4];
-        ldmatrix4(v, at + (wm0 + 16 * i + r + 8 * (q % 2)) * SA + k8 + 4 * (q / 2));
+        ldmatrix4(v, at + 4 * A_AT(wm0 + 16 * i + r + 8 * (q % 2), k8 / 4 + q / 2));
         #pragma unroll
         for (int c = 0; c < 4; c++)
             a[i][c] = as_float(v[c]);
@@ -168,7 +175,7 @@ void round8(__local const float *at, __local const float *bt, const int k8,
 }
 
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
-void gemm_ldmatrix(const int M, const int N, const int K,
+void gemm_swizzle(const int M, const int N, const int K,
                const __global float *A, const __global float *B, __global float *C)
 {
     const int tid = get_local_id(0);
