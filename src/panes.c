@@ -2085,8 +2085,10 @@ static int draw_values(const struct lesson_param *p, bool compact, const long lo
 void panes_draw_params(int cols, int rows, const struct screen_model *m, int row, const char *refusal)
 {
     const struct lesson *l = current(m);
-    int rules = rule_rows(l, 66);
-    struct rect r = centred(cols, rows, 70, (int)l->nparams + 7 + (rules ? rules + 1 : 0));
+    /* 74 columns: a name of 6 letters, the widest span of a list ("[1] of 16 values, 1 to 16")
+       and "  (default 132)  by rule, not tuned" on one row (lesson 19's WAVE, beside PIECES). */
+    int rules = rule_rows(l, 70);
+    struct rect r = centred(cols, rows, 74, (int)l->nparams + 7 + (rules ? rules + 1 : 0));
     char title[128];
     struct rect in;
 
