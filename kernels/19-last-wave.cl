@@ -34,7 +34,7 @@
  * consecutive groups per tile, the z-th over the z-th range of k.
  *
  * A large tail can also be shared out in pieces of equal work (PIECES = 1,
- * the idea of stream-K). Split into SPLIT ranges, each tile of the tail makes
+ * the idea of stream-K). Split into SPLIT ranges of k, the tail's tiles make
  * TAIL * SPLIT groups, about 8 waves of them; each group has its own start
  * and end (the first loads, the stores of its part, the count), eight rounds
  * of them, and the last group of each tile reads SPLIT parts. With PIECES =
@@ -49,7 +49,8 @@
  * one piece each. The G first pieces run in the first round; the second
  * pieces after them, the longest first: the compute unit that finishes its
  * first piece soonest takes the longest second one (GPUs start the groups
- * of a launch in the order of their numbers, as each unit frees up). Each
+ * of a launch in the order of their numbers, as each unit frees up, as is
+ * commonly taken; NVIDIA does not document it). Each
  * unit then does about one share, S / G steps, in two pieces.
  *
  * W holds the TAIL counters first, then the parts: MAXC = 3 blocks of TSM x

@@ -1,5 +1,5 @@
 /*
- * Lesson 21: tensor cores, in TF32. The multiply-adds leave the FP32 lanes
+ * Lesson 20: tensor cores, in TF32. The multiply-adds leave the FP32 lanes
  * for the tensor cores, reached through inline PTX: one instruction,
  *
  *   mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32

@@ -50,7 +50,7 @@
 #if SWIZZLE
 #define SA TSK                       /* floats per row of A's tile: no padding */
 #else
-#define SA (TSK + 4)                 /* lesson 22's: 4 of padding */
+#define SA (TSK + 4)                 /* lesson 21's: 4 of padding */
 #endif
 #define PIECES (TSK / 4)             /* 16-byte pieces per row of A's tile */
 #define SB (TSN + 8)                 /* floats per row of B's tile: 8 of padding */
