@@ -1,7 +1,8 @@
 /*
- * Lesson 17: lean steps. Lesson 15's kernels (lesson 14's warp tiles, with
+ * Lesson 17: larger blocks, lean steps. Lesson 15's kernels (lesson 14's warp tiles, with
  * the K loop split among SPLIT groups per tile) with less work around the
- * FMAs of each step, and with the work-groups ordered for the L2 cache.
+ * FMAs of each step, larger blocks per work-item for large outputs, and
+ * the work-groups ordered for the L2 cache as an option (BAND, off by default).
  *
  * Computes C = A * B for A (M x K), B (K x N) and C (M x N), all row-major:
  * A(m, k) = A[m*K + k], B(k, n) = B[k*N + n], C(m, n) = C[m*N + n]. M, N
