@@ -1,0 +1,463 @@
+/*
+ * Exercise 14: the starting kernel. Lesson 18's kernel, the last group adds
+ * (lesson 17's kernel: warp tiles, the K loop split among SPLIT groups per
+ * tile, lean steps, large blocks; with the split's partial products added
+ * inside the same launch: no second kernel), with the adding left to write.
+ *
+ * What is missing: the end of gemm_last_adds, after each group has written
+ * its part (the block #if SPLIT > 1 && LAST). The fence and the count, the
+ * test for the last group, the last group's sum of the parts in the order
+ * of k, and the counter's reset to 0. As given, no group adds anything, so
+ * C is never written. Everything else is the lesson's, line for line.
+ * Lesson 18 explains it: "Counting the groups in", "Order between
+ * work-groups" and "Reading the parts".
+ *
+ * Computes C = A * B for A (M x K), B (K x N) and C (M x N), all row-major:
+ * A(m, k) = A[m*K + k], B(k, n) = B[k*N + n], C(m, n) = C[m*N + n]. M, N
+ * and K are the true sizes: the kernels handle the edges themselves.
+ *
+ * In lesson 17 the SPLIT groups of a tile write their parts into the
+ * scratch buffer W and a second launch adds them. Between the two launches
+ * the GPU drains: the last groups of the first finish alone, the second
+ * starts from nothing, and the second reads every part back from memory.
+ * With LAST = 1, each group writes its part, then counts itself in at its
+ * tile with an atomic increment of a counter in W. The group that counts
+ * last knows that every part is written: it adds them and writes C, then
+ * sets the counter back to 0 for the next run. It adds the parts in the
+ * order of their ranges of k, whichever group comes last, so the result
+ * does not depend on the order the groups ran in: the sums are those of
+ * lesson 17's second kernel. But one group adds all of its tile's parts,
+ * on one compute unit, where a second launch spreads the adding over all
+ * of them; the lesson's rule takes LAST = 1 only where that pays, and
+ * LAST = 0 adds in a second launch, reduce_split_k, as lesson 17 does.
+ *
+ * W holds the counters first, one int per tile (the engine starts them at 0:
+ * the lesson's scratch-zero line), then the SPLIT parts of M x N from the
+ * first multiple of 32 floats after them. With SPLIT = 1 there is nothing to
+ * add: the kernel is lesson 17's and writes C itself.
+ *
+ * Lesson 17's changes are kept as its defaults, without their switches:
+ * whole tiles loaded without edge tests, two steps per trip of the loop;
+ * the bands of work-groups, which measured no better, are left out.
+ */
+
+#if !defined(SPLIT) || !defined(LAST)
+#error "SPLIT and LAST are set by the engine (-DNAME=VALUE)"
+#endif
+#if SPLIT < 1
+#error "SPLIT must be at least 1"
+#endif
+
+/* A fence that orders this work-item's stores before what follows for the
+   whole device, not only for its work-group. OpenCL 1.2 has none: its
+   mem_fence orders a work-item's own accesses, and NVIDIA's compiler makes
+   it PTX's membar.cta, a fence for the work-group. On NVIDIA's OpenCL
+   (which defines cl_nv_pragma_unroll) PTX's own fence for the whole GPU is
+   written inline; elsewhere mem_fence, which the CPU devices that run the
+   tests order fully. */
+#if defined(cl_nv_pragma_unroll) && !defined(NO_PTX)
+#define DEVICE_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
+#else
+#define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+#if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WM) || !defined(WN) || !defined(WIM)
+#error "TSM, TSN, TSK, WM, WN and WIM are set by the engine (-DNAME=VALUE)"
+#endif
+#if WIM < 2 || WIM > 16 || 32 % WIM != 0
+#error "WIM must be 2, 4, 8 or 16: WIM rows of 32/WIM work-items make a warp"
+#endif
+#if TSM % WM != 0 || TSN % WN != 0
+#error "the warp tile WM x WN must divide the group's tile TSM x TSN"
+#endif
+#if WM % (4 * WIM) != 0 || WN % (4 * (32 / WIM)) != 0 || TSK % 8 != 0
+#error "WM must be a multiple of 4*WIM, WN of 4*(32/WIM), TSK of 8"
+#endif
+
+#define WIN (32 / WIM)                     /* work-items along N in a warp tile */
+#define WPTM (WM / WIM)                    /* rows of C per work-item */
+#define WPTN (WN / WIN)                    /* columns of C per work-item */
+#define WTN (TSN / WN)                     /* warp tiles along N */
+#define RTSM (TSM / WPTM)                  /* work-items along M: local size 1 */
+#define RTSN (TSN / WPTN)                  /* work-items along N: local size 0 */
+#define WGS (RTSM * RTSN)                  /* work-items in a group: 32 per warp tile */
+#define GM (WPTM / 4)                      /* float4 runs of rows per work-item */
+#define GN (WPTN / 4)                      /* float4 runs of columns per work-item */
+#define VECS_A (TSM * TSK / 4)             /* float4 in a tile of A */
+#define VECS_B (TSK * TSN / 4)             /* float4 in a tile of B */
+#define LOADS_A ((VECS_A + WGS - 1) / WGS) /* rounds of copying, per tile */
+#define LOADS_B ((VECS_B + WGS - 1) / WGS)
+/* When a tile has fewer float4s than the group has work-items (or not a
+   multiple of it), the last round is partial. The test is a compile-time
+   constant otherwise, and disappears. No barrier lies inside a round. */
+#define IN_A(id) (VECS_A % WGS == 0 || (id) < VECS_A)
+#define IN_B(id) (VECS_B % WGS == 0 || (id) < VECS_B)
+#define ALINE (TSM / 4 + 1)                /* float4 per line of the A tile: 4 floats of padding */
+
+/*
+ * P(r, c .. c+3) of a row-major matrix P with `rows` rows of `cols` floats,
+ * ld floats apart (lesson 14's load4 with the row stride apart from the
+ * width: a group's range of k is a matrix of KZ columns inside A's rows of
+ * K), zeros outside it; c is a multiple of 4. A float4 load needs an address
+ * that is a multiple of 16 bytes. When ld and cols are multiples of 4, every
+ * row starts on such an address (P itself does: A moves by kbeg, a multiple
+ * of TSK, B by kbeg*N, a multiple of 4 when N is) and so does every c, and
+ * a vector that starts inside a row ends inside it. Otherwise the four floats are read one by one, each
+ * checked. The test has the same outcome in the whole grid; work-items
+ * differ only in the edge tests, and only at the edges.
+ */
+float4 load4(const __global float *P, const int rows, const int cols, const int ld, const int r, const int c)
+{
+    float4 v = (float4)(0.0f);
+    if (r < rows) {
+        const int i = r * ld + c;
+        if (ld % 4 == 0 && cols % 4 == 0) {
+            if (c < cols)
+                v = ((const __global float4 *)P)[i / 4];
+        } else {
+            if (c < cols)     v.s0 = P[i];
+            if (c + 1 < cols) v.s1 = P[i + 1];
+            if (c + 2 < cols) v.s2 = P[i + 2];
+            if (c + 3 < cols) v.s3 = P[i + 3];
+        }
+    }
+    return v;
+}
+
+/* The other direction, for C: writes only the elements inside the matrix. */
+void store4(__global float *P, const int rows, const int cols, const int r, const int c,
+            const float4 v)
+{
+    if (r < rows) {
+        const int i = r * cols + c;
+        if (cols % 4 == 0) {
+            if (c < cols)
+                ((__global float4 *)P)[i / 4] = v;
+        } else {
+            if (c < cols)     P[i] = v.s0;
+            if (c + 1 < cols) P[i + 1] = v.s1;
+            if (c + 2 < cols) P[i + 2] = v.s2;
+            if (c + 3 < cols) P[i + 3] = v.s3;
+        }
+    }
+}
+
+/* A float4 of a part written by another group of this launch, read as
+   load4 reads (zeros outside, float by float where rows are not aligned),
+   through a volatile pointer: each read goes to memory shared by the whole
+   device, not to a copy a compute unit may keep in its own cache. */
+float4 part4(volatile const __global float *P, const int rows, const int cols, const int r, const int c)
+{
+    float4 v = (float4)(0.0f);
+    if (r < rows) {
+        const int i = r * cols + c;
+        if (cols % 4 == 0) {
+            if (c < cols)
+                v = ((volatile const __global float4 *)P)[i / 4];
+        } else {
+            if (c < cols)     v.s0 = P[i];
+            if (c + 1 < cols) v.s1 = P[i + 1];
+            if (c + 2 < cols) v.s2 = P[i + 2];
+            if (c + 3 < cols) v.s3 = P[i + 3];
+        }
+    }
+    return v;
+}
+
+/* A work-item's float4s of C, its runs, numbered q = 0 .. RUNS-1 in the
+   order of the accumulators acc[4g+i][h]: row 4*(g*WIM) + i and column
+   4*(h*WIN) of its warp grid, from (am, bn). The last group adds the parts
+   BATCH runs at a time: at most 32 float4s read at once per work-item. */
+#define RUNS (GM * 4 * GN)
+#define BATCH (SPLIT >= 32 ? 1 : 32 / SPLIT)
+int run_row(const int row0, const int am, const int q) { return row0 + 4 * (am + (q / (4 * GN)) * WIM) + (q / GN) % 4; }
+int run_col(const int col0, const int bn, const int q) { return col0 + 4 * (bn + (q % GN) * WIN); }
+
+/*
+ * The float4 of the A tile that copy slot id (l*WGS + tid in round l)
+ * moves: row a_row(id) of the tile, floats a_col(id) .. a_col(id)+3 of the
+ * step. Two neighbouring work-items take the two halves of 8 consecutive
+ * floats of one row (one 32-byte sector of global memory); a warp covers
+ * 16 rows that way.
+ */
+int a_row(const int id) { return (id / 2) % TSM; }
+int a_col(const int id) { return 8 * ((id / 2) / TSM) + 4 * (id % 2); }
+
+/* B's tile is copied as it lies: float4 v of line k, v running fastest. */
+int b_vec(const int id) { return id % (TSN / 4); }
+int b_row(const int id) { return id / (TSN / 4); }
+
+/* Global memory -> registers: this work-item's share of the tiles of the
+   step that starts at k0 of the group's range, KZ values of k from A and B
+   (A's rows K floats apart). */
+void fetch(float4 *anext, float4 *bnext,
+           const __global float *A, const __global float *B,
+           const int M, const int N, const int K, const int KZ,
+           const int row0, const int col0, const int k0, const int tid)
+{
+    /* The group's tile and this step inside A and B, and every row of
+       both starting on a multiple of 16 bytes: no edge tests. The index of
+       a float4 is a part fixed for the whole loop (which the compiler may
+       compute once) plus k0/4 or k0*N/4, in unsigned arithmetic: every
+       value is at least 0, and a shift by 2 divides it by 4 (a signed
+       division needs a correction for negative values). Lesson 15's
+       (r*K + k0 + c)/4 divides a sum that changes at every step. The test
+       is the same for the whole group: its warps do not diverge. */
+    if (row0 + TSM <= M && col0 + TSN <= N && k0 + TSK <= KZ && K % 4 == 0 && N % 4 == 0) {
+        const __global float4 *A4 = (const __global float4 *)A;
+        const __global float4 *B4 = (const __global float4 *)B;
+        #pragma unroll
+        for (int l = 0; l < LOADS_A; l++) {
+            const int id = l * WGS + tid;
+            if (IN_A(id))
+                anext[l] = A4[((uint)((row0 + a_row(id)) * K + a_col(id)) >> 2) + ((uint)k0 >> 2)];
+        }
+        #pragma unroll
+        for (int l = 0; l < LOADS_B; l++) {
+            const int id = l * WGS + tid;
+            if (IN_B(id))
+                bnext[l] = B4[((uint)(b_row(id) * N + col0) >> 2) + b_vec(id) + (uint)k0 * ((uint)N >> 2)];
+        }
+        return;
+    }
+    /* Otherwise lesson 15's loads, each tested. */
+    #pragma unroll
+    for (int l = 0; l < LOADS_A; l++) {
+        const int id = l * WGS + tid;
+        if (IN_A(id))
+            anext[l] = load4(A, M, KZ, K, row0 + a_row(id), k0 + a_col(id));
+    }
+    #pragma unroll
+    for (int l = 0; l < LOADS_B; l++) {
+        const int id = l * WGS + tid;
+        if (IN_B(id))
+            bnext[l] = load4(B, KZ, N, N, k0 + b_row(id), col0 + 4 * b_vec(id));
+    }
+}
+
+/* Registers -> one local buffer. This is where A gets transposed: the four
+   floats of a row of A go to four lines of the tile. */
+void stash(__local float *at, __local float4 *bt,
+           const float4 *anext, const float4 *bnext, const int tid)
+{
+    #pragma unroll
+    for (int l = 0; l < LOADS_A; l++) {
+        const int id = l * WGS + tid;
+        if (IN_A(id)) {
+            const int r = a_row(id), k = a_col(id);
+            at[(k + 0) * (4 * ALINE) + r] = anext[l].s0;
+            at[(k + 1) * (4 * ALINE) + r] = anext[l].s1;
+            at[(k + 2) * (4 * ALINE) + r] = anext[l].s2;
+            at[(k + 3) * (4 * ALINE) + r] = anext[l].s3;
+        }
+    }
+    #pragma unroll
+    for (int l = 0; l < LOADS_B; l++) {
+        const int id = l * WGS + tid;
+        if (IN_B(id))
+            bt[b_row(id) * (TSN / 4) + b_vec(id)] = bnext[l];
+    }
+}
+
+/*
+ * One step: the tiles of step t, fetched the step before, go into buffer
+ * cur; after the barrier the loads of step t+1 start, and the group
+ * computes step t from buffer cur. The loop makes two steps per trip, as in
+ * lesson 17: cur is a constant in each of its two calls, which the compiler
+ * folds into the addresses.
+ */
+void step(const int cur, const int t, const int steps,
+          __local float4 Atile[2][TSK][ALINE], __local float4 Btile[2][TSK][TSN / 4],
+          float4 acc[WPTM][GN], float4 *anext, float4 *bnext,
+          const __global float *A, const __global float *B,
+          const int M, const int N, const int K, const int KZ,
+          const int row0, const int col0, const int tid, const int am, const int bn)
+{
+    /* Buffer cur was last read in step t-2, before the barrier of step
+       t-1: it is free. */
+    stash((__local float *)Atile[cur], &Btile[cur][0][0], anext, bnext, tid);
+
+    /* The one barrier of the step: buffer cur is complete. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* The next step's loads, in flight while this step computes. */
+    if (t + 1 < steps)
+        fetch(anext, bnext, A, B, M, N, K, KZ, row0, col0, (t + 1) * TSK, tid);
+
+    #pragma unroll
+    for (int k = 0; k < TSK; k++) {
+        float4 a[GM], b[GN];
+        /* Lanes 2j and 2j+1 read the same float4 of Btile, lanes 4j+i and
+           4j+i+2 the same float4 of Atile, as in lesson 14. */
+        #pragma unroll
+        for (int g = 0; g < GM; g++)
+            a[g] = Atile[cur][k][am + g * WIM];
+        #pragma unroll
+        for (int h = 0; h < GN; h++)
+            b[h] = Btile[cur][k][bn + h * WIN];
+        #pragma unroll
+        for (int g = 0; g < GM; g++) {
+            #pragma unroll
+            for (int h = 0; h < GN; h++) {
+                acc[4 * g + 0][h] += a[g].s0 * b[h];
+                acc[4 * g + 1][h] += a[g].s1 * b[h];
+                acc[4 * g + 2][h] += a[g].s2 * b[h];
+                acc[4 * g + 3][h] += a[g].s3 * b[h];
+            }
+        }
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1)))
+void gemm_last_adds(const int M, const int N, const int K,
+                    const __global float *A,
+                    const __global float *B,
+                    __global float *C,
+                    __global float *W)
+{
+    /* Work-items of consecutive linear id make a warp on NVIDIA GPUs. The
+       copying below uses tid as lesson 13 does; only the computation and
+       the stores use the warp arrangement. */
+    const int tid = get_local_id(0) + RTSN * get_local_id(1);
+    const int warp = tid / 32, lane = tid % 32;
+    const int lr = lane % 2 + 2 * ((lane / 2) / WIN);   /* 0 .. WIM-1 */
+    const int lc = (lane / 2) % WIN;                    /* 0 .. WIN-1 */
+    /* The float4 of a line of each tile where this work-item's first run
+       starts: its warp tile's corner, then its place in the warp's grid. */
+    const int am = (warp / WTN) * (WM / 4) + lr;
+    const int bn = (warp % WTN) * (WN / 4) + lc;
+    const int row0 = get_group_id(1) * TSM;    /* first row of the group's tile of C */
+    const int col0 = get_group_id(0) * TSN;    /* first column */
+
+    /*
+     * As in lesson 13, declared as float4 so that the float4 reads below
+     * are aligned:
+     *   Atile[b][k][..] seen as floats: element r is A(row0 + r, k0 + k)
+     *   Btile[b][k][v] = B(k0 + k, col0 + 4v .. 4v+3)
+     * and Atile's lines have 4 floats of padding, so that the transposing
+     * stores of a warp hit 32 different banks.
+     */
+    __local float4 Atile[2][TSK][ALINE];
+    __local float4 Btile[2][TSK][TSN / 4];
+
+    float4 acc[WPTM][GN];          /* acc[4g+i][h]: row 4*(g*WIM+lr)+i, columns of run h */
+    float4 anext[LOADS_A];         /* the next step's tiles, on their way to local memory */
+    float4 bnext[LOADS_B];
+
+    #pragma unroll
+    for (int i = 0; i < WPTM; i++) {
+        #pragma unroll
+        for (int h = 0; h < GN; h++)
+            acc[i][h] = (float4)(0.0f);
+    }
+
+    /* This group's range of k, as in lesson 15: the z-th of SPLIT, KC long,
+       a multiple of TSK, from kbeg; KZ of its values lie inside K. A and B
+       move to the range's start. With SPLIT = 1, the whole of K, as
+       constants (lesson 15 says what computing it costs). */
+#if SPLIT == 1
+    const int KZ = K;
+#else
+    const int KC = ((K + SPLIT - 1) / SPLIT + TSK - 1) / TSK * TSK;
+    const int kbeg = min(K, (int)get_group_id(2) * KC);
+    const int KZ = min(KC, K - kbeg);
+    A += kbeg;              /* A(m, kbeg + k) at A[m*K + k] */
+    B += kbeg * N;          /* B(kbeg + k, n) at B[k*N + n] */
+#endif
+    const int steps = (KZ + TSK - 1) / TSK;   /* the last one may be partial: zeros */
+
+    /* Unguarded, as in lesson 15: for an empty range (KZ = 0) every load
+       is outside and gives zeros. */
+    fetch(anext, bnext, A, B, M, N, K, KZ, row0, col0, 0, tid);
+
+    for (int t = 0; t < steps; t += 2) {
+        step(0, t, steps, Atile, Btile, acc, anext, bnext, A, B, M, N, K, KZ, row0, col0, tid, am, bn);
+        if (t + 1 < steps)
+            step(1, t + 1, steps, Atile, Btile, acc, anext, bnext, A, B, M, N, K, KZ, row0, col0, tid, am, bn);
+    }
+
+#if SPLIT == 1
+    /* One range: this group's tile is all of C's, written as in lesson 17. */
+    __global float *P = C;
+#else
+    /* The counters, one per tile, then the parts: part z of the tile at
+       rows row0.., columns col0.. is slice z of W, laid out as C, from the
+       first multiple of 32 floats after the counters: 128 bytes, the size
+       of a cache line, so that a part starts where a line does and a
+       warp's stores and reads of a row of it fill whole lines (when N is a
+       multiple of 32). The slices are M*N floats apart, within an int: the
+       engine refuses a scratch buffer of more than INT_MAX floats. */
+    const int tiles_n = (N + TSN - 1) / TSN;
+    const int tiles = (M + TSM - 1) / TSM * tiles_n;
+    __global float *parts = W + (tiles + 31) / 32 * 32;
+    const int z = get_group_id(2);
+    /* This group's part, whether or not it turns out to be the last: it
+       cannot know until it counts itself in, and it may count only once
+       its part is written. */
+    __global float *P = parts + z * M * N;
+#endif
+
+    #pragma unroll
+    for (int g = 0; g < GM; g++) {
+        #pragma unroll
+        for (int i = 0; i < 4; i++) {
+            #pragma unroll
+            for (int h = 0; h < GN; h++)
+                store4(P, M, N, row0 + 4 * (am + g * WIM) + i,
+                       col0 + 4 * (bn + h * WIN), acc[4 * g + i][h]);
+        }
+    }
+
+#if SPLIT > 1 && LAST
+    /* This tile's counter: one int per tile at the start of W, before the
+       parts. The engine starts it at 0 (the lesson's scratch-zero line). */
+    volatile __global int *count = (volatile __global int *)W + (row0 / TSM) * tiles_n + col0 / TSN;
+
+    /* TODO: the group has written its part, at P. Now:
+       1. Make every work-item's stores of the part reach the memory the
+          whole device shares (DEVICE_FENCE(), defined at the top of this
+          file), and wait for the whole group (a barrier). Then one
+          work-item (tid == 0) counts the group in with atomic_inc(count),
+          which returns the count before its own. The group is the last of
+          the tile's SPLIT groups when it reads SPLIT - 1. Share that
+          answer with the group through a __local int and a barrier.
+       2. Every group that is not the last returns. The last group reads
+          all SPLIT parts, its own too, part 0 first (the order of k), adds
+          them and writes its tile of C. Part p starts at parts + p*M*N;
+          part4(), run_row(), run_col(), RUNS and BATCH above help.
+       3. The last group sets the counter back to 0 (an atomic, as the
+          count), for the next run of the kernel.
+       As given, nothing counts and nothing adds: C is never written. */
+#endif
+}
+
+/*
+ * With LAST = 0, lesson 17's second launch: C = W[0] + W[1] + ... +
+ * W[SPLIT-1], part by part in that order, element by element, the parts
+ * starting after the counters as above. A float4 per work-item where M*N is
+ * a multiple of 4 (every part then starts on a multiple of 16 bytes), a
+ * float otherwise; the lesson's then-global line counts the work-items by
+ * the same rule, and those past the end do nothing.
+ */
+__kernel void reduce_split_k(const int M, const int N, __global float *C, const __global float *W)
+{
+    const int MN = M * N;
+    const int i = get_global_id(0);
+    const int tiles = (M + TSM - 1) / TSM * ((N + TSN - 1) / TSN);
+    const __global float *parts = W + (tiles + 31) / 32 * 32;
+
+    if (MN % 4 == 0) {
+        const __global float4 *P4 = (const __global float4 *)parts;
+        if (i < MN / 4) {
+            float4 sum = P4[i];
+            for (int z = 1; z < SPLIT; z++)
+                sum += P4[z * (MN / 4) + i];
+            ((__global float4 *)C)[i] = sum;
+        }
+    } else if (i < MN) {
+        float sum = parts[i];
+        for (int z = 1; z < SPLIT; z++)
+            sum += parts[z * MN + i];
+        C[i] = sum;
+    }
+}
