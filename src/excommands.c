@@ -157,7 +157,9 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
 
 /* ---- --check ---- */
 
-static void print_size(FILE *out, const struct check_size *cs, bool utf8)
+/* shipped: the file checked is the starting kernel as shipped (practice_as_shipped): the
+   error map's guess at a cause gives way to the line that says so. */
+static void print_size(FILE *out, const struct check_size *cs, bool utf8, bool shipped)
 {
     char size[96], buf[512];
 
@@ -174,8 +176,10 @@ static void print_size(FILE *out, const struct check_size *cs, bool utf8)
         return;
     errmap_summary(&cs->map, buf, sizeof buf);
     fprintf(out, "    %s\n", buf);
-    errmap_hint(&cs->map, buf, sizeof buf);
-    fprintf(out, "    Hint: %s\n", buf);
+    if (!shipped) {
+        errmap_hint(&cs->map, buf, sizeof buf);
+        fprintf(out, "    Hint: %s\n", buf);
+    }
     errmap_cells_describe(&cs->map, buf, sizeof buf);
     fprintf(out, "    C, %s (%s right, %s wrong, ? never written):\n", buf, utf8 ? "\u00b7" : ".",
             utf8 ? "\u2588" : "#");
@@ -240,6 +244,13 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
 
 void excommands_print_check_body(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8)
 {
+    int shipped = r->verdict != CHECK_VERIFIED && r->verdict != CHECK_CANCELLED ? practice_as_shipped(r->file, x) : 0;
+
+    if (shipped > 0)
+        fprintf(out, "Your file is the starting kernel as shipped: fill the gap marked TODO (line %d) first.\n",
+                shipped);
+    else if (shipped < 0)
+        fprintf(out, "Your file is the starting kernel as shipped: change it as the task says first.\n");
     if (r->verdict == CHECK_NOT_BUILT) {
         fprintf(out, "Does not build");
         if (r->build_line > 0)
@@ -257,7 +268,7 @@ void excommands_print_check_body(FILE *out, const struct check_report *r, const 
     } else {
         fprintf(out, "Builds. Each size is checked over %d launches on the same inputs:\n", x->repeat);
         for (size_t i = 0; i < r->nsizes; i++)
-            print_size(out, &r->sizes[i], utf8);
+            print_size(out, &r->sizes[i], utf8, shipped != 0);
         for (size_t i = r->nsizes; i < r->sizes_total; i++) {
             char size[96];
             snprintf(size, sizeof size, "%lldx%lldx%lld", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k);

@@ -1007,7 +1007,7 @@ static void format_spread(const struct summary *f, char *buf, size_t len)
 
 /* Where a wrong result is wrong: the pattern with its counts, the hint, and C drawn by
    tiles, as many rows as there are below the message. Returns the rows used. */
-static int draw_error_map(const struct rect *in, int row, const struct errmap *em)
+static int draw_error_map(const struct rect *in, int row, const struct errmap *em, bool hint)
 {
     char line[512];
 
@@ -1015,8 +1015,10 @@ static int draw_error_map(const struct rect *in, int row, const struct errmap *e
         return row;
     errmap_summary(em, line, sizeof line);
     row = draw_wrapped(in, row, line, crt_attr(ROLE_EMPHASIS));
-    errmap_hint(em, line, sizeof line);
-    row = draw_wrapped(in, row, line, A_NORMAL);
+    if (hint) {
+        errmap_hint(em, line, sizeof line);
+        row = draw_wrapped(in, row, line, A_NORMAL);
+    }
     /* Each cell in its colour: right dim, wrong as a wrong result, never written a warning. */
     for (int i = 0; i < em->grid_rows && row < in->h; i++, row++)
         for (int j = 0; j < em->grid_cols && 2 + j < in->w; j++) {
@@ -1048,7 +1050,7 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
     if (f->have && f->status == RUN_WRONG) {
         puts_at(in->y + row, in->x, in->w, " wrong result ", crt_attr(ROLE_WRONG));
         row = draw_wrapped(in, row + 1, f->message, crt_attr(ROLE_WARNING));
-        return f == &v->latest ? draw_error_map(in, row, &v->latest_map) : row;
+        return f == &v->latest ? draw_error_map(in, row, &v->latest_map, true) : row;
     }
     if (f->have && f->status != RUN_OK) {
         char msg[700];
@@ -1729,7 +1731,7 @@ static void format_gemm_size(char *buf, size_t len, struct gemm_size s)
 }
 
 /* One size of the check: verified with its launches, or what went wrong and where. */
-static int draw_check_size(const struct rect *in, int row, const struct check_size *cs)
+static int draw_check_size(const struct rect *in, int row, const struct check_size *cs, bool hint)
 {
     char size[96];
 
@@ -1741,7 +1743,7 @@ static int draw_check_size(const struct rect *in, int row, const struct check_si
                         cs->message);
     if (cs->verdict != CHECK_WRONG || cs->map.pattern == ERRMAP_NONE)
         return row;
-    row = draw_error_map(in, row, &cs->map);
+    row = draw_error_map(in, row, &cs->map, hint);
     return draw_wrappedf(in, row, crt_attr(ROLE_DIM), "C in %d x %d cells of %lld x %lld: %s right, %s wrong, "
                          "? never written", cs->map.grid_rows, cs->map.grid_cols, cs->map.cell_rows,
                          cs->map.cell_cols, crt_utf8() ? "\u00b7" : ".", crt_utf8() ? "\u2588" : "#");
@@ -1871,6 +1873,12 @@ void panes_draw_check(const struct rect *r, struct screen_model *m)
     else
         row = draw_wrappedf(&in, row, crt_attr(ROLE_WRONG), " not verified yet: %s ",
                             check_verdict_text(rep->verdict));
+    if (ex->as_shipped > 0 && !ex->checking && !ex->stopped)
+        row = draw_wrappedf(&in, row, crt_attr(ROLE_WARNING), "This is the starting kernel as shipped: fill "
+                            "the gap marked TODO (line %d) first.", ex->as_shipped);
+    else if (ex->as_shipped < 0 && !ex->checking && !ex->stopped)
+        row = draw_wrapped(&in, row, "This is the starting kernel as shipped: change it as the task says first.",
+                           crt_attr(ROLE_WARNING));
     if (rep->verdict == CHECK_NOT_BUILT) {
         if (rep->build_line > 0)
             row = draw_wrappedf(&in, row, crt_attr(ROLE_WARNING), "Does not build: first error on line %d",
@@ -1889,7 +1897,7 @@ void panes_draw_check(const struct rect *r, struct screen_model *m)
         return;
     }
     for (size_t i = 0; i < rep->nsizes; i++)
-        row = draw_check_size(&in, row, &rep->sizes[i]);
+        row = draw_check_size(&in, row, &rep->sizes[i], ex->as_shipped == 0);
     for (size_t i = rep->nsizes; i < rep->sizes_total && i < ex->x->nsizes; i++) {
         char size[96];
         format_gemm_size(size, sizeof size, ex->x->sizes[i]);

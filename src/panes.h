@@ -50,6 +50,8 @@ struct exercise_model {
     bool file_missing;
     int hints;                  /* hints revealed */
     const struct check_report *report;  /* the newest check of this exercise; NULL: none yet */
+    int as_shipped;             /* the file it checked was the starting kernel as shipped: the
+                                   line of its TODO, -1 without one; 0: the student's own */
     bool checking;              /* a check is asked for or running */
     bool stopped;               /* the newest check was stopped with x */
     double now;                 /* the screen's clock (now_seconds), for the check's time */

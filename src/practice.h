@@ -28,4 +28,9 @@ int practice_prepare(const char *dir, const struct exercise *x, char *path, size
    start is copied in its place. */
 int practice_reset(const char *dir, const struct exercise *x, char *backup, size_t blen, struct error *e);
 
+/* The file at path holds exercise x's starting kernel byte for byte, as shipped: the line
+   of its first TODO (1-based), or -1 when it has none; 0 when the file differs or cannot
+   be read. A check of such a file says so, rather than guessing a cause from C. */
+int practice_as_shipped(const char *path, const struct exercise *x);
+
 #endif

@@ -1131,9 +1131,15 @@ if "$tutor" --devices >/dev/null 2>&1; then
     cmp -s "$ws/01-store.cl" "$exdir/01-store.cl" || not_ok "the workspace file is the start"
     grep -Eq '^  48x32x40 +wrong: launch 1 of 2: ' "$tmp/out" &&
         grep -Eq '^    [a-z]+: [0-9]+ of 1536 elements wrong' "$tmp/out" &&
-        grep -q '^    Hint: ' "$tmp/out" && grep -Eq '^      [.#?]+$' "$tmp/out" &&
-        grep -Eq '^  64x64x64 +not checked' "$tmp/out" ||
+        grep -Eq '^      [.#?]+$' "$tmp/out" && grep -Eq '^  64x64x64 +not checked' "$tmp/out" ||
         not_ok "--check prints the error map of the first wrong size and stops there"
+    # The start as shipped: the check says so, with its TODO's line, and guesses no cause from C.
+    grep -q "^Your file is the starting kernel as shipped: fill the gap marked TODO (line $(grep -n TODO "$exdir/01-store.cl" | head -1 | cut -d: -f1)) first\.$" "$tmp/out" &&
+        ! grep -q '^    Hint: ' "$tmp/out" || not_ok "--check of the start as shipped says so, without the map's hint"
+    # Changed at all, the file is the student's: the map's hint, and no word of the start.
+    echo "/* mine */" >>"$ws/01-store.cl"
+    expect "--check of a changed start: wrong, with the map's hint" 1 '^    Hint: ' ex --check 1
+    grep -q 'as shipped' "$tmp/out" && not_ok "a changed start is not called the start"
     expect "--check of the solution" 0 'Result: verified\.' ex --check 1 "$exdir/01-store.solution.cl"
     grep -Eq '^  64x64x64 +verified: 2 launches' "$tmp/out" || not_ok "--check verifies each size, repeat times"
     # A kernel that asks for its local id but keeps nothing in local memory: no note.
@@ -1182,8 +1188,8 @@ if "$tutor" --devices >/dev/null 2>&1; then
     expect "--check of the workspace file with --predict" 0 'You predicted 1\.50x' ex --check 2 --predict 1.5
 
     expect "--exercises after the checks" 0 '2 of 2 exercises verified' ex --exercises
-    grep -Eq '^ +1 +1 +Store the result where\.\.\. +done +4 ' "$tmp/out" ||
-        not_ok "--exercises shows exercise 1 done after its 4 checks of the workspace file"
+    grep -Eq '^ +1 +1 +Store the result where\.\.\. +done +5 ' "$tmp/out" ||
+        not_ok "--exercises shows exercise 1 done after its 5 checks of the workspace file"
     expect "--solution after a check" 0 '==== solution of exercise 1: ' ex --solution 1
     sed 1d "$tmp/out" | cmp -s - "$exdir/01-store.solution.cl" || not_ok "--solution prints the solution's source"
     expect "--exercises --format json after --solution" 0 '"solution_shown": true' ex --exercises --format json

@@ -55,6 +55,15 @@ for file in "$top_srcdir"/exercises/*.exercise; do
         echo "    exit status $status, expected 1 with a failed check" >>"$tmp/out"
         not_ok "$name: the starting kernel fails its check"
     fi
+    # The check says the file is the start as shipped, with the line of its first TODO, and
+    # guesses no other cause from C.
+    todo=$(grep -n TODO "$top_srcdir/exercises/$start" | head -1 | cut -d: -f1)
+    if grep -q "^Your file is the starting kernel as shipped: fill the gap marked TODO (line $todo) first\.$" "$tmp/out" &&
+        ! grep -q '^    Hint: ' "$tmp/out"; then
+        ok "$name: the check of the start says it is the start, TODO at line $todo"
+    else
+        not_ok "$name: the check of the start says it is the start, TODO at line $todo"
+    fi
 
     # The solution, shown only now that a check was made.
     if "$tutor" --solution "$n" --yes </dev/null >"$tmp/out" 2>&1 && head -1 "$tmp/out" | grep -q '^==== solution'; then

@@ -674,6 +674,8 @@ check "--exercise 1 opens it" "Exercise 1 \(1 of 2\): Store the result where it 
 check "its task, goal and file" "Goal: verified at 48x32x40"
 check "not checked before a save" "Not checked yet"
 if [ -f "$ws/01-store.cl" ]; then ok "the start is copied into the workspace"; else not_ok "the start is copied into the workspace"; fi
+keys c
+check "c checks the start as shipped, and says so" "This is the starting kernel as shipped:"
 # The start is wrong everywhere; this store is right but for a factor of 2.
 sed 's/C\[row \* N + col\] = acc;/C[col * M + row] = 2.0f * acc;/' "$exercises/01-store.cl" >"$tmp/wrong.cl"
 save_as "$tmp/wrong.cl" "$ws/01-store.cl"
@@ -685,10 +687,10 @@ save_as "$exercises/01-store.solution.cl" "$ws/01-store.cl"
 check "the next save is verified, without a key" "$verified_row"
 check "at each size" "64x64x64 verified: 2 launches"
 check "the key line counts it" "1 of 2 verified"
-if grep -q "^exercise 1 best=done last=done checks=2 " "$progress" 2>/dev/null; then
-    ok "the progress file records both checks"
+if grep -q "^exercise 1 best=done last=done checks=3 " "$progress" 2>/dev/null; then
+    ok "the progress file records the three checks"
 else
-    not_ok "the progress file records both checks"
+    not_ok "the progress file records the three checks"
 fi
 
 # A loop that never ends: the check shows its time and how to stop it, the verdict before
@@ -719,7 +721,7 @@ check_gone "Esc goes back to the student's file" "Solution: "
 keys X
 check "X lists the exercises" "Exercises: Up/Down, Enter opens"
 check "with the progress" "1 of 2 exercises verified"
-check "and each one's status" " 1  lesson 1 .* done +3 checks"
+check "and each one's status" " 1  lesson 1 .* done +4 checks"
 keys Escape
 check_gone "Esc closes the list" "Exercises: Up/Down"
 keys b
