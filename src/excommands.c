@@ -322,13 +322,14 @@ static void json_double(FILE *out, const char *key, double v, bool known)
         fputs("null", out);
 }
 
-void excommands_print_check_json(FILE *out, const struct check_report *r)
+void excommands_print_check_json(FILE *out, const struct check_report *r, const struct exercise *x)
 {
     static const char *const races_states[] = { "not-run", "none", "races", "bad-access", "unavailable",
                                                 "failed" };
     static const char *const speeds[] = { "none", "met", "missed", "not-judged", "predict-first", "predicted",
                                           "failed" };
     bool measured = r->gflops > 0;
+    int shipped = r->verdict != CHECK_VERIFIED && r->verdict != CHECK_CANCELLED ? practice_as_shipped(r->file, x) : 0;
 
     fprintf(out, "{\"exercise\": %d, \"title\": ", r->exercise);
     report_json_string(out, r->title);
@@ -336,8 +337,13 @@ void excommands_print_check_json(FILE *out, const struct check_report *r)
     report_json_string(out, r->file);
     fprintf(out, ", \"device\": ");
     report_json_string(out, r->device);
-    fprintf(out, ", \"verdict\": \"%s\", \"passed\": %s, \"message\": ", check_verdict_name(r->verdict),
-            check_passed(r) ? "true" : "false");
+    fprintf(out, ", \"verdict\": \"%s\", \"passed\": %s, \"as_shipped\": %s, \"todo_line\": ",
+            check_verdict_name(r->verdict), check_passed(r) ? "true" : "false", shipped ? "true" : "false");
+    if (shipped > 0)
+        fprintf(out, "%d", shipped);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"message\": ");
     report_json_string(out, r->message);
     fprintf(out, ", \"build_log\": ");
     if (r->build_log)
@@ -558,7 +564,7 @@ static int check(const struct options *opts, const struct lesson_set *lessons, c
     if ((status = run_isolated(opts, lessons, x, &co, &r)) != EXIT_OK)
         return status;
     if (opts->format == FORMAT_JSON)
-        excommands_print_check_json(stdout, &r);
+        excommands_print_check_json(stdout, &r, x);
     else
         excommands_print_check_body(stdout, &r, x, false);
     /* Progress is the student's: the checks of their workspace file. A teacher's

@@ -26,6 +26,6 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
 /* Its two parts: what is checked (printed before the check starts), and what was found. */
 void excommands_print_check_header(FILE *out, const struct exercise *x, const char *file, const char *device);
 void excommands_print_check_body(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8);
-void excommands_print_check_json(FILE *out, const struct check_report *r);
+void excommands_print_check_json(FILE *out, const struct check_report *r, const struct exercise *x);
 
 #endif

@@ -1136,6 +1136,9 @@ if "$tutor" --devices >/dev/null 2>&1; then
     # The start as shipped: the check says so, with its TODO's line, and guesses no cause from C.
     grep -q "^Your file is the starting kernel as shipped: fill the gap marked TODO (line $(grep -n TODO "$exdir/01-store.cl" | head -1 | cut -d: -f1)) first\.$" "$tmp/out" &&
         ! grep -q '^    Hint: ' "$tmp/out" || not_ok "--check of the start as shipped says so, without the map's hint"
+    expect "--check --format json of the start as shipped" 1 '"as_shipped": true' ex --check 1 --format json
+    json_has "$tmp/out" 'd["as_shipped"] is True and d["todo_line"] == '"$(grep -n TODO "$exdir/01-store.cl" | head -1 | cut -d: -f1)" ||
+        not_ok "--check --format json of the start: as_shipped and the TODO's line"
     # Changed at all, the file is the student's: the map's hint, and no word of the start.
     echo "/* mine */" >>"$ws/01-store.cl"
     expect "--check of a changed start: wrong, with the map's hint" 1 '^    Hint: ' ex --check 1
@@ -1150,7 +1153,7 @@ if "$tutor" --devices >/dev/null 2>&1; then
     json_has "$tmp/out" 'd["verdict"] == "verified" and d["passed"] is True and len(d["sizes"]) == 2' ||
         not_ok "--check --format json parses, with verdict and passed"
     expect "--check --format json of the start" 1 '"verdict": "wrong"' ex --check 1 --format json
-    json_has "$tmp/out" 'd["passed"] is False and d["sizes"][0]["error_pattern"] is not None' ||
+    json_has "$tmp/out" 'd["passed"] is False and d["as_shipped"] is False and d["todo_line"] is None and d["sizes"][0]["error_pattern"] is not None' ||
         not_ok "--check --format json of a wrong kernel names its error pattern"
 
     # A store past the end of C lands in a guard after it and is reported; the program (whose
@@ -1188,8 +1191,8 @@ if "$tutor" --devices >/dev/null 2>&1; then
     expect "--check of the workspace file with --predict" 0 'You predicted 1\.50x' ex --check 2 --predict 1.5
 
     expect "--exercises after the checks" 0 '2 of 2 exercises verified' ex --exercises
-    grep -Eq '^ +1 +1 +Store the result where\.\.\. +done +5 ' "$tmp/out" ||
-        not_ok "--exercises shows exercise 1 done after its 5 checks of the workspace file"
+    grep -Eq '^ +1 +1 +Store the result where\.\.\. +done +6 ' "$tmp/out" ||
+        not_ok "--exercises shows exercise 1 done after its 6 checks of the workspace file"
     expect "--solution after a check" 0 '==== solution of exercise 1: ' ex --solution 1
     sed 1d "$tmp/out" | cmp -s - "$exdir/01-store.solution.cl" || not_ok "--solution prints the solution's source"
     expect "--exercises --format json after --solution" 0 '"solution_shown": true' ex --exercises --format json
