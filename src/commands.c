@@ -728,7 +728,6 @@ static int check_plot_file(const struct options *opts)
 /* Writes the program binary to a new file (O_EXCL: one made meanwhile is not replaced). */
 static int save_binary(const struct inside *in, const char *path, struct error *e)
 {
-    size_t done = 0;
     int fd;
 
     if (!in->binary) {
@@ -740,17 +739,11 @@ static int save_binary(const struct inside *in, const char *path, struct error *
         error_set(e, "--binary: cannot create %s: %s", path, strerror(errno));
         return -1;
     }
-    while (done < in->binary_size) {
-        ssize_t n = write(fd, in->binary + done, in->binary_size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            error_set(e, "--binary: cannot write %s: %s", path, strerror(errno));
-            close(fd);
-            unlink(path);
-            return -1;
-        }
-        done += (size_t)n;
+    if (files_write_all(fd, in->binary, in->binary_size) < 0) {
+        error_set(e, "--binary: cannot write %s: %s", path, strerror(errno));
+        close(fd);
+        unlink(path);
+        return -1;
     }
     if (close(fd) != 0) {
         error_set(e, "--binary: cannot write %s: %s", path, strerror(errno));

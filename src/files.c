@@ -181,6 +181,38 @@ static int open_regular(const char *path, size_t limit, const char *what, off_t 
     return fd;
 }
 
+int files_write_all(int fd, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int files_read_all(int fd, void *data, size_t len)
+{
+    unsigned char *p = data;
+
+    while (len > 0) {
+        ssize_t n = read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
 char *files_read(const char *path, size_t limit, const char *what, size_t *len, struct error *e)
 {
     off_t size;

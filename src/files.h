@@ -37,6 +37,11 @@ void files_describe(const char *path, char *buf, size_t len);
    link to TARGET, which does not exist" (or why else it leads nowhere) in e. */
 int files_write_target(const char *path, char *buf, size_t len, struct error *e);
 
+/* Writes or reads exactly len bytes of fd, through short writes and reads and EINTR: 0, or
+   -1 when one fails or the other end closes first (errno says why, where it was a failure). */
+int files_write_all(int fd, const void *data, size_t len);
+int files_read_all(int fd, void *data, size_t len);
+
 /* Reads path whole when it is a regular file (symbolic links followed) of at most limit
    bytes, without ever blocking on a FIFO or reading from a device: malloc'd, NUL-terminated
    (it may hold other NUL bytes), its length in *len. what names the file in messages ("a

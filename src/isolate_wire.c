@@ -1,11 +1,10 @@
 /* isolate_wire.c: the messages between the tool and its child (isolate_wire.h). */
 #include "isolate_wire.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "files.h"
 #include "xalloc.h"
 
 void wire_init(struct wire *w, uint32_t kind)
@@ -67,45 +66,13 @@ char *wire_get_string(struct wire *w)
     return s;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *data, size_t len)
-{
-    unsigned char *p = data;
-
-    while (len > 0) {
-        ssize_t n = read(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 int wire_send(int fd, const struct wire *w)
 {
     uint32_t head[2] = { w->kind, (uint32_t)w->len };
 
     if (w->len > WIRE_MAX)
         return -1;
-    return write_all(fd, head, sizeof head) < 0 || write_all(fd, w->bytes, w->len) < 0 ? -1 : 0;
+    return files_write_all(fd, head, sizeof head) < 0 || files_write_all(fd, w->bytes, w->len) < 0 ? -1 : 0;
 }
 
 int wire_receive(int fd, struct wire *w)
@@ -113,12 +80,12 @@ int wire_receive(int fd, struct wire *w)
     uint32_t head[2];
 
     wire_init(w, 0);
-    if (read_all(fd, head, sizeof head) < 0 || head[1] > WIRE_MAX)
+    if (files_read_all(fd, head, sizeof head) < 0 || head[1] > WIRE_MAX)
         return -1;
     w->kind = head[0];
     w->len = w->cap = head[1];
     w->bytes = xmalloc(w->len + 1);
-    if (read_all(fd, w->bytes, w->len) < 0) {
+    if (files_read_all(fd, w->bytes, w->len) < 0) {
         wire_free(w);
         return -1;
     }
