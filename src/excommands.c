@@ -157,6 +157,11 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
 
 /* ---- --check ---- */
 
+int excommands_as_shipped(const struct check_report *r, const struct exercise *x)
+{
+    return r->verdict != CHECK_VERIFIED && r->verdict != CHECK_CANCELLED ? practice_as_shipped(r->file, x) : 0;
+}
+
 /* shipped: the file checked is the starting kernel as shipped (practice_as_shipped): the
    error map's guess at a cause gives way to the line that says so. */
 static void print_size(FILE *out, const struct check_size *cs, bool utf8, bool shipped)
@@ -244,7 +249,7 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
 
 void excommands_print_check_body(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8)
 {
-    int shipped = r->verdict != CHECK_VERIFIED && r->verdict != CHECK_CANCELLED ? practice_as_shipped(r->file, x) : 0;
+    int shipped = excommands_as_shipped(r, x);
 
     if (shipped > 0)
         fprintf(out, "Your file is the starting kernel as shipped: fill the gap marked TODO (line %d) first.\n",
@@ -329,7 +334,7 @@ void excommands_print_check_json(FILE *out, const struct check_report *r, const 
     static const char *const speeds[] = { "none", "met", "missed", "not-judged", "predict-first", "predicted",
                                           "failed" };
     bool measured = r->gflops > 0;
-    int shipped = r->verdict != CHECK_VERIFIED && r->verdict != CHECK_CANCELLED ? practice_as_shipped(r->file, x) : 0;
+    int shipped = excommands_as_shipped(r, x);
 
     fprintf(out, "{\"exercise\": %d, \"title\": ", r->exercise);
     report_json_string(out, r->title);

@@ -231,7 +231,7 @@ static bool take_report(struct tutor *t)
     t->report = r;
     t->have_report = true;
     t->ex.report = &t->report;
-    t->ex.as_shipped = r.verdict != CHECK_VERIFIED ? practice_as_shipped(r.file, x) : 0;
+    t->ex.as_shipped = excommands_as_shipped(&r, x);
     t->model.scroll[PANE_GFLOPS] = 0;
     if (r.verdict == CHECK_NOT_BUILT && r.build_line > 0 && !t->ex.solution_file) {
         /* The file at the compiler's first error. */
