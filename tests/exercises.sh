@@ -7,21 +7,7 @@
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-tutor="$top_builddir/src/clmm-tutor"
-export CLMM_TUTOR_DATADIR="${CLMM_TUTOR_DATADIR:-$top_srcdir}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
-# The ceilings --devices measures go here, not to the user's cache; POCL, which keeps its
-# compiled kernels under XDG_CACHE_HOME too, is told where they were.
-export POCL_CACHE_DIR="${POCL_CACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-$tmp}/.cache}/pocl/kcache}"
-export XDG_CACHE_HOME="$tmp/cache"
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); echo "PASS: $1"; }
-not_ok() { failed=$((failed + 1)); echo "FAIL: $1"; sed 's/^/    | /' "$tmp/out" | head -40; }
+. "$top_srcdir/tests/testlib.sh"
 
 if ! "$tutor" --devices >"$tmp/out" 2>&1; then
     echo "SKIP: no OpenCL device (clmm-tutor --devices failed): the exercises cannot be checked"
@@ -91,5 +77,4 @@ done
 grep -Eq "^$count of $count exercises verified" "$tmp/out" && ok "--exercises: every exercise verified by its solution" ||
     not_ok "--exercises: every exercise verified by its solution"
 
-echo "exercises.sh: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish exercises.sh
