@@ -141,12 +141,9 @@ for file in "$top_srcdir"/lessons/[0-9]*.lesson; do
         echo "    summary items: $got; first section printed: $first" >>"$tmp/err"
         not_ok "lesson $n opens with its four-line summary"
     fi
-done
-# Each of the four lines is one short sentence a student reads at once: at most 200
-# characters, no second sentence, no question; Predict gives a number or a direction with a
-# size ("about 20% faster at 4096", "a small gain"), not a question.
-for file in "$top_srcdir"/lessons/[0-9]*.lesson; do
-    n=$(sed -n 's/^lesson: *//p' "$file")
+    # Each of the four lines is one short sentence a student reads at once: at most 200
+    # characters, no second sentence, no question; Predict gives a number or a direction with
+    # a size ("about 20% faster at 4096", "a small gain"), not a question.
     bad=$(awk 'body && /^## / { sections++ }
                body && sections == 1 && /^- \*/ {
                    line = $0; text = $0; sub(/^- \*[^*]*:\* /, "", text)
