@@ -15,8 +15,8 @@
  *   warp = tid / 32 owns the warp tile (warp / WTN, warp % WTN)
  * Inside a warp tile the 32 work-items stand as a grid of WIM rows by
  * WIN = 32/WIM columns, lane (lane = tid % 32) at row lr and column lc.
- * Missing here: lr and lc (the TODO in gemm_warp_tiles). The lanes must
- * stand so that lanes 2j and 2j+1 are one above the other (same column)
+ * Missing here: lr and lc (the gap marked below, in gemm_warp_tiles). The
+ * lanes must stand so that lanes 2j and 2j+1 are one above the other (same column)
  * and lanes 4j..4j+1 and 4j+2..4j+3 side by side (same rows). Each work-item
  * computes WPTM x WPTN = (WM/WIM) x (WN/WIN) elements of its warp tile in
  * runs of 4 neighbours, held in registers as float4 along n:

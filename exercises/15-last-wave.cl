@@ -4,8 +4,8 @@
  * the split of the tail (PIECES = 0) missing how a group's number becomes
  * its tile and its range of k.
  *
- * What is missing: in gemm_last_wave, at the TODO after "#else" (the
- * PIECES = 0 path), a group of the tail (g >= full) must find its tile of
+ * What is missing: in gemm_last_wave, in the gap marked below, after
+ * "#else" (the PIECES = 0 path), a group of the tail (g >= full) must find its tile of
  * the tail, its range z of k (slot) and that range's steps ks0 .. ks1-1.
  * As given, every group of the tail computes the tail's first tile over all
  * of K, and the other tiles of the tail are never written, so C is wrong.
