@@ -24,7 +24,7 @@ ks=${CLMM_PRECISION_K:-256,1024,4096,16384}
 mn=${CLMM_PRECISION_MN:-1024}
 command -v python3 >/dev/null 2>&1 || { echo "bench/precision.sh needs python3 to write the table" >&2; exit 2; }
 tmp=$(mktemp -d)
-trap 'cat "$tmp/cublas.err" >&2; rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 set --
 [ -n "$device" ] && set -- --device "$device"
 sizes=$(echo "$ks" | tr ',' '\n' | sed "s/^/${mn}x${mn}x/" | paste -sd, -)
