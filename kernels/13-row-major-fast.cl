@@ -211,9 +211,10 @@ void gemm_row_major_fast(const int M, const int N, const int K,
      * Why Atile's lines have 4 floats of padding: a load round writes,
      * for each of the 4 floats of its vectors, the words (k+j)*(TSM+4) + r
      * of 16 rows r and two values of k that differ by 4. TSM is a multiple
-     * of 32, so (TSM+4)*4 = 16 modulo the 32 banks: the two halves of the
-     * warp land on banks r and r+16, all different. Without the padding
-     * both halves would hit banks r: two-way conflicts. (Padding by 1 would
+     * of 32, so (TSM+4)*4 = 16 modulo the 32 banks: the two values of k
+     * (the even lanes', the odd lanes') land on banks r and r+16, all
+     * different. Without the padding both would hit banks r: two-way
+     * conflicts. (Padding by 1 would
      * break the 16-byte alignment of the lines.) PADA=0 takes it out.
      */
     __local float4 Atile[2][TSK][ALINE];
