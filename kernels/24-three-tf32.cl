@@ -31,8 +31,16 @@
  * EARLY and GM) is lesson 23's.
  */
 
-#if !defined(cl_nv_pragma_unroll) || defined(NO_PTX)
-#error "this kernel issues NVIDIA PTX (mma.sync with TF32): it builds only with NVIDIA's OpenCL, for a GPU of compute capability 8.0 or later"
+#if !defined(PTX_EMULATED) && (!defined(cl_nv_pragma_unroll) || defined(NO_PTX))
+#error "this kernel issues NVIDIA PTX (mma.sync with TF32): it builds with NVIDIA's OpenCL for a GPU of compute capability 8.0 or later, or elsewhere with ptx-emulated.h in front of it (the lesson's emulation line)"
+#endif
+
+/* On a device without such tensor cores, clmm-tutor puts ptx-emulated.h
+   in front of this file (PTX_EMULATED): each instruction below then runs
+   as plain OpenCL C, the warp's 32 work-items swapping their values in
+   local memory, the warp's part of swap. On tensor cores swap is unused. */
+#ifndef PTX_EMULATED
+#define PTX_SWAP_FLOATS 1
 #endif
 
 #if !defined(TSM) || !defined(TSN) || !defined(TSK) || !defined(WM) || !defined(WN) || !defined(PROMOTE) \
@@ -87,7 +95,9 @@
    away from zero): lesson 23's two integer operations, or cvt.rna. */
 float tf32(const float x)
 {
-#if CVT
+#if CVT && defined(PTX_EMULATED)
+    return emulated_cvt_rna_tf32(x);
+#elif CVT
     uint r;
     asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
     return as_float(r);
@@ -104,13 +114,17 @@ void split(const float x, float *big, float *small)
 }
 
 /* d += a * b for one 16 x 8 x 8 block, the warp's 32 work-items together. */
-void mma(float d[4], const float a[4], const float b[2])
+void mma(float d[4], const float a[4], const float b[2], __local float *swap)
 {
+#ifdef PTX_EMULATED
+    emulated_mma_m16n8k8_tf32(d, a, b, swap);
+#else
     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
                  "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(as_uint(a[0])), "r"(as_uint(a[1])), "r"(as_uint(a[2])), "r"(as_uint(a[3])),
                    "r"(as_uint(b[0])), "r"(as_uint(b[1])));
+#endif
 }
 
 /* Global memory -> registers: this work-item's float4s of the step at k0. */
@@ -149,11 +163,15 @@ void stash(__local float4 *at, __local float4 *bt, const float4 *anext, const fl
 /* Four 8 x 4 blocks of floats for the warp (ldmatrix sees 8 x 8 of 16 bits),
    row by row from the addresses its work-items give: r[q] is this
    work-item's value of block q. */
-void ldmatrix4(uint r[4], __local const float *row)
+void ldmatrix4(uint r[4], __local const float *row, __local float *swap)
 {
+#ifdef PTX_EMULATED
+    emulated_ldmatrix_x4(r, row, swap);
+#else
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"((uint)(size_t)row));
+#endif
 }
 
 /*
@@ -164,7 +182,8 @@ void ldmatrix4(uint r[4], __local const float *row)
  * for blocks 1 and 3, k 4 further on for blocks 2 and 3.
  */
 void round8(__local const float *at, __local const float *bt, const int k8,
-            const int wm0, const int wn0, const int g, const int t, float acc[FM][FN][4])
+            const int wm0, const int wn0, const int g, const int t, float acc[FM][FN][4],
+            __local float *swap)
 {
     float a[FM][4], b[FN][2], as[FM][4], bs[FN][2];
     const int lane = 4 * g + t, r = lane % 8, q = lane / 8;
@@ -172,7 +191,7 @@ void round8(__local const float *at, __local const float *bt, const int k8,
     #pragma unroll
     for (int i = 0; i < FM; i++) {
         uint v[4];
-        ldmatrix4(v, at + 4 * A_AT(wm0 + 16 * i + r + 8 * (q % 2), k8 / 4 + q / 2));
+        ldmatrix4(v, at + 4 * A_AT(wm0 + 16 * i + r + 8 * (q % 2), k8 / 4 + q / 2), swap);
         #pragma unroll
         for (int c = 0; c < 4; c++)
             a[i][c] = as_float(v[c]);
@@ -197,9 +216,9 @@ void round8(__local const float *at, __local const float *bt, const int k8,
     for (int i = 0; i < FM; i++) {
         #pragma unroll
         for (int j = 0; j < FN; j++) {
-            mma(acc[i][j], as[i], b[j]);    /* the small terms first */
-            mma(acc[i][j], a[i], bs[j]);
-            mma(acc[i][j], a[i], b[j]);
+            mma(acc[i][j], as[i], b[j], swap);    /* the small terms first */
+            mma(acc[i][j], a[i], bs[j], swap);
+            mma(acc[i][j], a[i], b[j], swap);
         }
     }
 }
@@ -243,6 +262,7 @@ void gemm_3xtf32(const int M, const int N, const int K,
     /* Declared as float4 for 16-byte alignment; read as floats. */
     __local float4 Atile[2][TSM * SA / 4];
     __local float4 Btile[2][TSK * SB / 4];
+    __local float swap[WGS / 32 * PTX_SWAP_FLOATS];
 
     float acc[FM][FN][4];
     float4 anext[LOADS_A], bnext[LOADS_B];
@@ -282,14 +302,16 @@ void gemm_3xtf32(const int M, const int N, const int K,
 #if PROMOTE
         #pragma unroll
         for (int k8 = 0; k8 < TSK; k8 += 8)
-            round8((__local const float *)Atile[cur], (__local const float *)Btile[cur], k8, wm0, wn0, g, t, part);
+            round8((__local const float *)Atile[cur], (__local const float *)Btile[cur], k8, wm0, wn0, g, t, part,
+                   swap + warp * PTX_SWAP_FLOATS);
         /* Every PROMOTE steps, and after the last: into the FP32 lanes. */
         if ((s + 1) % PROMOTE == 0 || s + 1 == steps)
             promote(acc, part);
 #else
         #pragma unroll
         for (int k8 = 0; k8 < TSK; k8 += 8)
-            round8((__local const float *)Atile[cur], (__local const float *)Btile[cur], k8, wm0, wn0, g, t, acc);
+            round8((__local const float *)Atile[cur], (__local const float *)Btile[cur], k8, wm0, wn0, g, t, acc,
+                   swap + warp * PTX_SWAP_FLOATS);
 #endif
     }
 

@@ -804,6 +804,10 @@ static int parse_line(struct reader *r, const char *key, const char *value, cons
         l->kernel_file = find_kernel(r, value, kernel_dirs);
         return l->kernel_file ? 0 : -1;
     }
+    if (strcmp(key, "emulation") == 0) {
+        l->emulation = find_kernel(r, value, kernel_dirs);
+        return l->emulation ? 0 : -1;
+    }
     if (strcmp(key, "entry") == 0) {
         l->launch[0].line = r->line;
         return set_string(&l->launch[0].entry, value);
@@ -1111,6 +1115,11 @@ static int check_complete(struct reader *r)
         return bad(r, "%s", "a host lesson (engine: host) runs on the CPU, built into the tool: it needs no device; "
                             "delete the needs line");
     }
+    if (l->emulation && !l->needs.nvidia) {
+        r->line = key_line(r, "emulation");
+        return bad(r, "%s", "an emulation line stands in for what the needs line asks of the device, and this "
+                            "lesson has no needs line: add one, or delete the emulation line");
+    }
     if (l->engine == ENGINE_HOST)
         l->nlaunches = 0;
     if (l->launch[0].local_dims && l->launch[0].local_dims != l->launch[0].dims) {
@@ -1253,6 +1262,7 @@ void lesson_free(struct lesson *l)
     free(l->needs.why);
     free(l->file);
     free(l->kernel_file);
+    free(l->emulation);
     free(l->options);
     for (size_t i = 0; i < LESSON_MAX_LAUNCHES; i++)
         launch_free(&l->launch[i]);
@@ -1305,6 +1315,15 @@ char *lesson_kernel_source(const struct lesson *l, struct error *e)
         return NULL;
     }
     return read_text(l->kernel_file, LESSON_KERNEL_MAX, "a kernel", e);
+}
+
+char *lesson_emulation_source(const struct lesson *l, struct error *e)
+{
+    if (!l->emulation) {
+        error_set(e, "lesson %d has no emulation line", l->number);
+        return NULL;
+    }
+    return read_text(l->emulation, LESSON_KERNEL_MAX, "an emulation header", e);
 }
 
 const char *lesson_launch_which(const struct lesson *l, size_t i, char *buf, size_t len)

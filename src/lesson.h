@@ -116,6 +116,9 @@ struct lesson {
     enum precision precision;   /* what the result is checked against (verify_tolerance_for) */
     enum units units;           /* the units that do its multiply-adds */
     struct lesson_needs needs;
+    char *emulation;            /* resolved path of the header that does the kernel's PTX in plain
+                                   OpenCL C (lessons/FORMAT: emulation), put in front of the kernel
+                                   on a device without what the needs line asks; NULL: none */
     char *file;                 /* the lesson file, as given */
     char *kernel_file;          /* resolved path of the kernel; for the host engine the C source
                                    shown (run built in), or NULL */
@@ -182,6 +185,9 @@ const struct lesson *lesson_set_find(const struct lesson_set *set, int number);
 
 /* The kernel source, malloc'd, read as read_file does; NULL with a message in e. */
 char *lesson_kernel_source(const struct lesson *l, struct error *e);
+
+/* The emulation header's text (lessons/FORMAT: emulation), malloc'd; NULL with e set. */
+char *lesson_emulation_source(const struct lesson *l, struct error *e);
 
 /* The item-stride line (lessons/FORMAT) in one dimension, dim "rows" or "columns", with the
    values of the tile, item, item-run and item-stride lines there (run positive, a divisor of

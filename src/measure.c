@@ -723,6 +723,7 @@ void measure_lesson(struct workspace *w, const struct lesson *l, const struct pa
     lr.base.uses = USES_ALL;
     lr.base.ops = kind->ops;
     measure_describe(r, l, ps);
+    r->emulated = w->cl && lesson_emulated(l, w->cl->device);
     if (kind->needs_device && !w->cl) {
         r->status = RUN_ERROR;
         error_set(&r->error, "no OpenCL device");

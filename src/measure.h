@@ -99,6 +99,8 @@ struct run_result {
     enum precision precision;   /* the lesson's (lessons/FORMAT): a TF32 speed is labelled so */
     enum units units;           /* those that did its multiply-adds: the tensor cores have no
                                    ceiling the tool knows */
+    bool emulated;              /* its PTX ran emulated (needs.h: lesson_emulated): right or wrong
+                                   as on NVIDIA, but its speed is not the tensor cores' */
 };
 
 void run_result_init(struct run_result *r);

@@ -65,8 +65,22 @@ int measure_build_extra(struct ocl *cl, const struct lesson *l, const struct par
         return -1;
     if (!given && !(given = source = lesson_kernel_source(l, e)))
         return -1;
-    rc = ocl_build(cl, given, options, l->launch[0].entry, &k->program, &k->kernel[0], e);
     k->uses = errmap_uses_of(given);
+    /* Where the device cannot run the kernel's PTX, the lesson's emulation header goes in front
+       of it; #line keeps the compiler's line numbers those of the kernel file. */
+    if (lesson_emulated(l, cl->device)) {
+        char *header = lesson_emulation_source(l, e);
+        if (!header) {
+            free(source);
+            return -1;
+        }
+        char *both = xmalloc(strlen(header) + strlen(given) + 16);
+        sprintf(both, "%s\n#line 1\n%s", header, given);
+        free(header);
+        free(source);
+        given = source = both;
+    }
+    rc = ocl_build(cl, given, options, l->launch[0].entry, &k->program, &k->kernel[0], e);
     free(source);
     if (rc == 0)
         k->count = 1;

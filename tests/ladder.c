@@ -46,8 +46,9 @@ bool ladder_runs_here(const struct lesson *l)
     return ok;
 }
 
-/* Lessons 20 to 24 need an NVIDIA GPU, whose PTX they issue: on any other device their
-   measurement, at any size and with any parameters, and their build are refused. */
+/* A lesson that needs an NVIDIA GPU, whose PTX it issues, and has no emulation line: on any
+   other device its measurement, at any size and with any parameters, and its build are
+   refused. (Lessons 20 to 24 run there emulated.) */
 void ladder_check_refused_here(const struct lesson *l, const struct param_set *ps, const char *what)
 {
     struct run_result r;
