@@ -19,6 +19,7 @@
 #include "inside.h"
 #include "roofline.h"
 #include "measure.h"
+#include "needs.h"
 #include "sources.h"
 #include "stats.h"
 #include "str.h"
@@ -331,8 +332,10 @@ void panes_draw_title(const struct rect *r, const struct screen_model *m)
        speed is never read as an FP32 one), where it stands in the set (numbers may start at 0),
        and the side branch it is on. */
     const char *tag = precision_tag(l->precision, l->units);
-    char kind[48];
-    snprintf(kind, sizeof kind, "%s%s%s", tag[0] ? " [" : "", tag, tag[0] ? "]" : "");
+    const char *emulated = v->device >= 0 && lesson_emulated(l, &v->info) ? "emulated" : "";
+    char kind[64];
+    snprintf(kind, sizeof kind, "%s%s%s%s%s", tag[0] || emulated[0] ? " [" : "", tag, tag[0] && emulated[0] ? ", " : "",
+             emulated, tag[0] || emulated[0] ? "]" : "");
     snprintf(p.head, sizeof p.head, " clmm-tutor%s%sLesson %d%s (%d of %zu%s%s): ", m->demo ? " [demo]" : "", p.sep,
              l->number, kind, m->lesson + 1, m->lessons->count, l->branch ? ", side branch: " : "",
              l->branch ? l->branch : "");
@@ -1068,7 +1071,9 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
            the number of runs the median is of, where they fit. */
         char runs[48] = "";
         int more = 0;
-        if (current(m)->units == UNITS_TENSOR)
+        if (v->device >= 0 && lesson_emulated(current(m), &v->info))
+            more = snprintf(runs, sizeof runs, "  %s", "emulated");   /* the title and the legend say more */
+        else if (current(m)->units == UNITS_TENSOR)
             more = snprintf(runs, sizeof runs, "  %s", UNITS_TENSOR_NOTE);
         else if (v->ceilings.have && v->ceilings.gflops > 0.0 && current(m)->engine != ENGINE_HOST)
             more = snprintf(runs, sizeof runs, "  %.0f%% of peak", 100.0 * all->median / v->ceilings.gflops);
@@ -1125,6 +1130,15 @@ struct bar {
     const struct summary *fig;
     const char *title;          /* a reference row's */
 };
+
+/* Whether bar b's lesson runs emulated on the open device (needs.h): its speed is not
+   comparable, and is marked E. */
+static bool bar_emulated(const struct screen_model *m, const struct bar *b)
+{
+    const struct session_view *v = m->view;
+
+    return b->index >= 0 && v->device >= 0 && lesson_emulated(&m->lessons->items[b->index], &v->info);
+}
 
 static bool shows_speed(const struct summary *f)
 {
@@ -1297,6 +1311,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
     size_t n = collect_bars(m, bars), shown;
     const struct summary *best = NULL;
     bool any_tuned = false, any_partial = false, any_changed = false, any_stale = false, any_ghost = false;
+    bool any_emulated = false;
     const char *branch = NULL;  /* the side branch of a bar shown, for the legend */
     enum bar_scale mode = m->bar_scale;
     char size[64], heading[160];
@@ -1310,7 +1325,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
     for (size_t i = 0; i < n; i++)
         if (shows_speed(bars[i].fig)) {
             double x = bars[i].fig->median / unit;
-            if (x > fastest) {
+            if (x > fastest && !bar_emulated(m, &bars[i])) {
                 fastest = x;
                 best = bars[i].fig;
             }
@@ -1362,13 +1377,16 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         int y = in->y + row + 1 + (int)i, x = in->x;
         bool current = b->index == m->lesson;
         char label[128], bar[LINE_BYTES], value[48], spread[32], mark = ' ';
-        if (b->index >= 0 && f->have && !f->stale && v->changed[b->index])
+        if (bar_emulated(m, b))
+            mark = 'E';
+        else if (b->index >= 0 && f->have && !f->stale && v->changed[b->index])
             mark = '~';
         else if (f->have && !f->stale && f->tuned)
             mark = f->partial ? 'P' : 'T';
         any_tuned |= mark == 'T';
         any_partial |= mark == 'P';
         any_changed |= mark == '~';
+        any_emulated |= mark == 'E';
         bar_label(m, b, label, sizeof label);
         if (b->index >= 0 && !branch)
             branch = m->lessons->items[b->index].branch;
@@ -1427,7 +1445,7 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
         const char *star = crt_utf8() ? "\u2605" : "*";
         char legend[512], best_text[64], fastest_short[32], branch_full[128], branch_short[64], more[64];
         char ghost_full[160], ghost_short[64];
-        struct chart_item items[9];
+        struct chart_item items[10];
         size_t k = 0;
         snprintf(best_text, sizeof best_text, "%s fastest%s", star,
                  best && best->partial ? " (tuned, partial search)" : best && best->tuned ? " (tuned)" : "");
@@ -1438,6 +1456,8 @@ static void draw_bars(const struct rect *in, int row, struct screen_model *m)
             items[k++] = (struct chart_item){ "T tuned", NULL, 3 };
         if (any_partial)
             items[k++] = (struct chart_item){ "P tuned, partial search", "P partial", 3 };
+        if (any_emulated)
+            items[k++] = (struct chart_item){ "E emulated: speed not comparable", "E emulated", 2 };
         if (any_changed)
             items[k++] = (struct chart_item){ "~ changed (t, --param)", "~ changed", 3 };
         if (any_ghost) {

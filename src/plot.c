@@ -88,6 +88,7 @@ void plot_add_result(struct plot *p, int size, const struct run_result *r)
         return;
     s = plot_series(p, r->lesson, r->title, r->branch, r->lesson < 0 || r->on_host,
                     r->precision == PRECISION_TF32);
+    s->emulated = s->emulated || r->emulated;
     pt = &s->at[size];
     pt->have = true;
     pt->status = r->status;
@@ -145,7 +146,8 @@ static void series_number(const struct plot_series *s, char *buf, size_t len)
 
 static void series_title(const struct plot_series *s, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s%s%s", s->branch[0] ? "| " : "", s->title, s->tf32 ? " [TF32]" : "");
+    snprintf(buf, len, "%s%s%s", s->branch[0] ? "| " : "", s->title,
+             s->tf32 && s->emulated ? " [TF32, emulated]" : s->tf32 ? " [TF32]" : s->emulated ? " [emulated]" : "");
 }
 
 /* Both, for a legend. */
@@ -225,7 +227,7 @@ static void bars(FILE *out, const struct plot *p)
     char title[256], size[96], label[256], note[512], value[64];
     double fastest = 0, least = 0, lo = 1, top, ticks[16], axis_y, y;
     size_t rows = 0, nticks;
-    bool tf32 = false, reference = false, branch = false;
+    bool tf32 = false, reference = false, branch = false, emulated = false;
     const char *branch_name = "";
     int height;
 
@@ -234,13 +236,14 @@ static void bars(FILE *out, const struct plot *p)
         if (!pt->have)
             continue;
         rows++;
+        emulated |= p->series[i].emulated;
         if (pt->status == RUN_OK && !pt->stale && pt->gflops > 0) {
             fastest = pt->gflops > fastest ? pt->gflops : fastest;
             least = least == 0 || pt->gflops < least ? pt->gflops : least;
         }
     }
     axis_y = 190 + (double)rows * ROW_H + 8;
-    height = (int)axis_y + 240;
+    height = (int)axis_y + 240 + (emulated ? 40 : 0);
     size_text(p->sizes[0], size, sizeof size);
     snprintf(title, sizeof title, "GFLOPS of each lesson at %lldx%lldx%lld (M x N x K)", p->sizes[0].m,
              p->sizes[0].n, p->sizes[0].k);
@@ -282,7 +285,7 @@ static void bars(FILE *out, const struct plot *p)
             if (end - BAR_X < 3 && pt->gflops > 0)
                 end = BAR_X + 3;
             svg_rect(out, BAR_X, y, end - BAR_X, BAR_H, bar_fill(s), s->current ? INK : NULL);
-            snprintf(value, sizeof value, "%.1f%s", pt->gflops, s->tf32 ? " TF32" : "");
+            snprintf(value, sizeof value, "%.1f%s%s", pt->gflops, s->tf32 ? " TF32" : "", s->emulated ? " emulated" : "");
             svg_text(out, end + 10, y + BAR_H - 7, 24, SVG_START, 1, INK, 0, value);
         } else {
             point_note(pt, note, sizeof note);
@@ -310,6 +313,9 @@ static void bars(FILE *out, const struct plot *p)
             swatch(out, &x, &ly, TF32_FILL, "[TF32]: inputs of TF32, not FP32");
         if (reference)
             swatch(out, &x, &ly, REFERENCE_FILL, "references: the CPU loop, libraries");
+        if (emulated)
+            svg_text(out, 40, ly + 40, 24, SVG_START, 0, INK, 0,
+                     "emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable");
         if (rows == 0)
             svg_text(out, BAR_X, 230, 26, SVG_START, 0, GREY, 0, "nothing measured at this size");
     }
@@ -399,7 +405,7 @@ static void lines(FILE *out, const struct plot *p)
 {
     double pos[PLOT_MAX_SIZES], top = 0, ticks[16], y1, ly;
     char title[256], text[512], value[64];
-    bool growing = size_positions(p, pos), square = true;
+    bool growing = size_positions(p, pos), square = true, emulated = false;
     size_t entries = 0, extra = 0, nticks;
     int height;
 
@@ -414,6 +420,7 @@ static void lines(FILE *out, const struct plot *p)
         }
         entries += any;
         extra += missing;
+        emulated |= any && p->series[i].emulated;
     }
     for (size_t k = 0; k < p->nsizes; k++)
         square &= p->sizes[k].m == p->sizes[k].n && p->sizes[k].n == p->sizes[k].k;
@@ -449,6 +456,9 @@ static void lines(FILE *out, const struct plot *p)
     snprintf(text, sizeof text, "%s%s", square ? "size: M = N = K" : "size: M x N x K",
              growing ? " (log scale)" : "");
     svg_text(out, (PLOT_X0 + PLOT_X1) / 2.0, y1 + 90, 26, SVG_MIDDLE, 1, INK, 0, text);
+    if (emulated)
+        svg_text(out, (PLOT_X0 + PLOT_X1) / 2.0, y1 + 130, 22, SVG_MIDDLE, 0, INK, 0,
+                 "emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable");
     /* A line per series through the sizes it has a figure at, broken where it has none; a
        marker at each figure. The legend beside it says where the gaps are. */
     ly = PLOT_Y0 + 10;

@@ -36,6 +36,7 @@ struct plot_series {
     char branch[LESSON_BRANCH_MAX * 4 + 1]; /* its side branch, "" on the main line */
     bool reference;             /* not a lesson's kernel: the host loop, a library */
     bool tf32;                  /* a TF32 lesson: its GFLOPS are TF32's, labelled so */
+    bool emulated;              /* its PTX ran emulated (needs.h): labelled, speed not comparable */
     bool current;               /* the lesson on screen, drawn bold */
     struct plot_point at[PLOT_MAX_SIZES];
 };

@@ -106,10 +106,15 @@ static void list_needs(FILE *out, const struct lesson_set *set)
             fputc('\n', out);
         first = false;
         lesson_needs_describe(l, what, sizeof what);
+        /* Emulated elsewhere where every lesson of the run has an emulation line. */
+        bool emulated = true;
+        for (size_t j = i; j <= end; j++)
+            emulated = emulated && set->items[j].emulation;
         if (end > i)
-            fprintf(out, "Lessons %d to %d: %s only.\n", l->number, set->items[end].number, what);
+            fprintf(out, "Lessons %d to %d: %s", l->number, set->items[end].number, what);
         else
-            fprintf(out, "Lesson %d: %s only.\n", l->number, what);
+            fprintf(out, "Lesson %d: %s", l->number, what);
+        fputs(emulated ? ";\n  elsewhere emulated: results as on NVIDIA, speed not comparable.\n" : " only.\n", out);
         i = end;
     }
 }
@@ -235,9 +240,11 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
         print_wrapped(out, "Units:", 7, "the tensor cores, whose peak clmm-tutor does not measure (no FP32 ceiling)",
                       width);
     if (l->needs.nvidia) {
-        char needs[96], line[LESSON_NEEDS_WHY_MAX + 128];
-        snprintf(line, sizeof line, "%s (%s); on another device it is shown, not measured",
-                 lesson_needs_describe(l, needs, sizeof needs), l->needs.why);
+        char needs[96], line[LESSON_NEEDS_WHY_MAX + 256];
+        snprintf(line, sizeof line, "%s (%s); %s", lesson_needs_describe(l, needs, sizeof needs), l->needs.why,
+                 l->emulation ? "on another device it runs emulated: its PTX done in plain OpenCL C by the emulation "
+                                "header, right or wrong as on NVIDIA, its speed not comparable"
+                              : "on another device it is shown, not measured");
         print_wrapped(out, "Needs:", 7, line, width);
     }
     fprintf(out, "Storage: %s, B %s%s\n", l->column_major ? "column-major" : "row-major",
@@ -559,7 +566,7 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
               "verification,estimate_s,batch_gflops,tuned,tuned_m,tuned_n,tuned_k,tuned_partial,"
               "clocks_disagree,message,error_pattern,wrong_elements,unwritten_elements,pct_peak,intensity,"
               "bound_gflops,pct_bound,bound_by,peak_gflops,bandwidth_gbps,branch,precision,units,"
-              "device_index,compare_device,compare_status,compare_gflops_median,compare_params\n", out);
+              "device_index,compare_device,compare_status,compare_gflops_median,compare_params,emulated\n", out);
         break;
     case FORMAT_JSON:
         fputs("{\n  \"device\": ", out);
@@ -691,6 +698,10 @@ static void table_row(struct report *rep, const struct run_result *r)
                 marked ? '*' : ' ', r->verify.max_error);
         if (marked)
             clock_note(rep, label, r, disagreement);
+        if (r->emulated) {
+            char note[160];
+            fprintf(out, "     %s\n", lesson_emulation_note(rep->device, note, sizeof note));
+        }
         if (r->batch_gflops > 0)
             fprintf(out, "     %.1f GFLOPS on the host clock over %d back-to-back %s (%+.1f%%)\n",
                     r->batch_gflops, r->batch_count, r->lesson < 0 ? "calls" : "launches",
@@ -816,7 +827,7 @@ static void csv_row(struct report *rep, const struct run_result *r)
     } else {
         fputs(",,,", out);
     }
-    fputc('\n', out);
+    fprintf(out, ",%s\n", r->emulated ? "yes" : "no");
 }
 
 static void json_roofline(const struct report *rep, const struct run_result *r)
@@ -876,7 +887,13 @@ static void json_row(struct report *rep, const struct run_result *r)
         report_json_string(out, r->branch);
     else
         fputs("null", out);
-    fprintf(out, ", \"precision\": \"%s\", \"units\": \"%s\"", precision_name(r->precision), units_name(r->units));
+    fprintf(out, ", \"precision\": \"%s\", \"units\": \"%s\", \"emulated\": %s", precision_name(r->precision),
+            units_name(r->units), r->emulated ? "true" : "false");
+    if (r->emulated) {
+        char note[160];
+        fputs(", \"emulated_note\": ", out);
+        report_json_string(out, lesson_emulation_note(rep->device, note, sizeof note));
+    }
     fputs(", \"params\": ", out);
     report_json_string(out, r->params);
     fprintf(out, ", \"tuned\": %s",
@@ -939,7 +956,7 @@ void report_row(struct report *rep, const struct run_result *r)
     rep->rows++;
     if (r->status == RUN_OK && rep->npoints < REPORT_MAX_POINTS)
         rep->points[rep->npoints++] = (struct report_point){ r->lesson, r->gflops.median, r->intensity, r->on_host,
-                                                                    r->units };
+                                                                    r->units, r->emulated };
     if (r->status == RUN_OK && r->lesson < 0) {
         if (rep->nrefs < REPORT_MAX_REFERENCES) {
             struct report_reference *ref = &rep->refs[rep->nrefs++];
@@ -947,7 +964,7 @@ void report_row(struct report *rep, const struct run_result *r)
             snprintf(ref->title, sizeof ref->title, "%s", r->title);
         }
     }
-    else if (r->status == RUN_OK) {
+    else if (r->status == RUN_OK && !r->emulated) {    /* an emulated speed is no kernel's */
         struct run_result *best = r->precision == PRECISION_TF32 ? &rep->best_tf32 : &rep->best;
         if (r->gflops.median > best->gflops.median) {
             run_result_free(best);
@@ -979,6 +996,10 @@ static void table_roofline(const struct report *rep)
             snprintf(label, sizeof label, "%d", p->lesson);
         if (p->on_host) {
             fprintf(rep->out, "%3s  %7s  runs on the host CPU: not against this device's ceilings\n", label, "-");
+            continue;
+        }
+        if (p->emulated) {
+            fprintf(rep->out, "%3s  %7s  emulated: ran as plain OpenCL C, not on tensor cores\n", label, "-");
             continue;
         }
         if (v.no_ceiling) {

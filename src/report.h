@@ -40,6 +40,7 @@ struct report_point {
     double gflops, intensity;   /* intensity as in run_result */
     bool on_host;
     enum units units;
+    bool emulated;              /* as in run_result */
 };
 
 #define REPORT_MAX_POINTS 64

@@ -6,6 +6,7 @@
 
 #include "device.h"
 #include "files.h"
+#include "needs.h"
 #include "reference.h"
 #include "str.h"
 
@@ -21,10 +22,13 @@ static void point_of(const struct summary *f, struct plot_point *pt)
     str_copy(pt->why, sizeof pt->why, f->stale ? f->params : f->status == RUN_OK ? "" : f->message);
 }
 
-static struct plot_series *lesson_series(struct plot *p, const struct lesson *l)
+static struct plot_series *lesson_series(struct plot *p, const struct lesson *l, const struct session_view *v)
 {
-    return plot_series(p, l->number, l->short_title, l->branch, l->engine == ENGINE_HOST,
-                       l->precision == PRECISION_TF32);
+    struct plot_series *s = plot_series(p, l->number, l->short_title, l->branch, l->engine == ENGINE_HOST,
+                                        l->precision == PRECISION_TF32);
+
+    s->emulated = v->device >= 0 && lesson_emulated(l, &v->info);
+    return s;
 }
 
 void viewchart_plot(struct plot *p, const struct session_view *v, const struct lesson_set *lessons, int lesson,
@@ -36,7 +40,7 @@ void viewchart_plot(struct plot *p, const struct session_view *v, const struct l
     plot_init(p, device, now, "clmm-tutor", METHOD);
     p->log_scale = log_scale;
     if (sweep && v->sweep_lesson >= 0 && (size_t)v->sweep_lesson < lessons->count) {
-        struct plot_series *s = lesson_series(p, &lessons->items[v->sweep_lesson]);
+        struct plot_series *s = lesson_series(p, &lessons->items[v->sweep_lesson], v);
         s->current = true;
         for (size_t i = 0; i < v->nsweep; i++) {
             int at = plot_size(p, v->sweep[i].size);
@@ -50,7 +54,7 @@ void viewchart_plot(struct plot *p, const struct session_view *v, const struct l
         struct plot_series *s;
         if (!v->bars[i].have && (int)i != lesson)
             continue;
-        s = lesson_series(p, &lessons->items[i]);
+        s = lesson_series(p, &lessons->items[i], v);
         s->current = (int)i == lesson;
         point_of(&v->bars[i], &s->at[0]);
     }

@@ -273,10 +273,10 @@ else
     expect "--bench leaves the main line unmarked" 0 '^  5  Tiles in local memory' \
         "$tutor" --bench --lesson 5 --size 32 --reps 2 --no-reference
     grep -q 'side branch' "$tmp/out" && not_ok "--bench names no side branch for lesson 5"
-    expect "csv: the branch column" 0 ',"row per work-item",fp32,fp32,[0-9]+,,,,$' \
+    expect "csv: the branch column" 0 ',"row per work-item",fp32,fp32,[0-9]+,,,,,no$' \
         "$tutor" --bench --lesson 4 --size 32 --reps 2 --no-reference --format csv
-    head -1 "$tmp/out" | grep -q ',branch,precision,units,device_index,compare_device,compare_status,compare_gflops_median,compare_params$' ||
-        not_ok "csv: the header ends with branch, then precision and units, then the device and the saved run"
+    head -1 "$tmp/out" | grep -q ',branch,precision,units,device_index,compare_device,compare_status,compare_gflops_median,compare_params,emulated$' ||
+        not_ok "csv: the header ends with branch, then precision and units, then the device, the saved run and emulated"
     "$tutor" --bench --lesson 2 --size 32 --reps 2 --format json >"$tmp/branch.json" 2>"$tmp/err"
     json_has "$tmp/branch.json" 'd["results"][0]["branch"] == "row per work-item" and d["results"][1]["branch"] is None' &&
         ok "json: a lesson's branch, null for the reference" || not_ok "json: a lesson's branch, null for the reference"
@@ -344,15 +344,15 @@ else
     device=$(sed -n 's/^Device: \(.*\) (.*/\1/p' "$tmp/out" | sed 's/&/\&amp;/g')
     svg_ok "--plot at one size: a bar per lesson, the device, refusals said" "$tmp/one.svg" \
         "GFLOPS of each lesson at 32x32x32" ">$device" "Tiles in local memory</text>" \
-        "CPU triple loop, one core</text>" "GFLOPS: higher is faster" "mma.sync tensor cores [TF32]</text>" \
-        "refused: lesson 20 needs"
+        "CPU triple loop, one core</text>" "GFLOPS: higher is faster" "mma.sync tensor cores [TF32, emulated]</text>" \
+        "emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable"
     grep -q 'CLBlast' "$tmp/out" && { grep -Fq '>ref</text>' "$tmp/one.svg" ||
         not_ok "--plot: the reference row"; }
     # Each bar's figure is the table's median, as the table rounds it.
     # The rows measured: a lesson number or ref first, the largest error last.
     awk '$1 ~ /^([0-9]+|ref)$/ && $NF ~ /^[0-9.]+e[-+][0-9]+$/ { print $1, $(NF - 4) }' "$tmp/out" >"$tmp/figures"
     while read -r n fig; do
-        grep -Fq ">$fig</text>" "$tmp/one.svg" || echo "    $n: no bar of $fig" >>"$tmp/err"
+        grep -Eq ">$fig( TF32)?( emulated)?</text>" "$tmp/one.svg" || echo "    $n: no bar of $fig" >>"$tmp/err"
     done <"$tmp/figures"
     if [ ! -s "$tmp/figures" ] || grep -q 'no bar of' "$tmp/err"; then not_ok "--plot: the table's medians"
     else ok "--plot: the table's medians"; fi
@@ -369,7 +369,8 @@ else
     "$tutor" --bench --size 32,48 --reps 1 --plot "$tmp/sizes.svg" >"$tmp/out" 2>"$tmp/err"
     svg_ok "--plot at several sizes: GFLOPS against size, a legend" "$tmp/sizes.svg" \
         "GFLOPS against size, a line per lesson" ">$device" "5 Tiles in local memory</text>" ">32</text>" \
-        ">48</text>" "<polyline" "refused at every size: lesson 20 needs"
+        ">48</text>" "<polyline" "mma.sync tensor cores [TF32, em" \
+        "emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable"
     mkdir "$tmp/hostile"
     sed "s/^short: .*/short: Hostile <\&>\"' $(printf '\377') title/" "$top_srcdir/lessons/01-naive.lesson" \
         >"$tmp/hostile/01-naive.lesson"
@@ -779,7 +780,7 @@ if "$tutor" --devices >/dev/null 2>&1; then
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 0 --size 64 --reps 3 --no-reference
     expect "--bench csv: the roofline's columns" 0 'pct_peak,intensity,bound_gflops,pct_bound,bound_by' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format csv
-    tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+,"",fp32,fp32,[0-9]+,,,,$' &&
+    tail -1 "$tmp/out" | grep -Eq ',[0-9.e+-]+,3\.55556,[0-9.e+-]+,[0-9.e+-]+,(memory|compute),[0-9.e+-]+,[0-9.e+-]+,"",fp32,fp32,[0-9]+,,,,,no$' &&
         ok "--bench csv row: share of peak, intensity, bound" || not_ok "--bench csv row against the ceilings"
     expect "--bench json: ceilings and the row's figures" 0 '"pct_peak": ' \
         env XDG_CACHE_HOME="$cache" "$tutor" --bench --lesson 5 --size 64 --reps 3 --no-reference --no-tuned --format json
@@ -821,6 +822,31 @@ else
 fi
 # ---- end of error map of a wrong result ----
 
+# A tensor-core lesson on a device without tensor cores runs emulated (kernels/ptx-emulated.h)
+# and every output says so: the table under its row, CSV's emulated column, JSON's field and
+# note; it is never the fastest lesson. On a device with tensor cores: not emulated.
+if "$tutor" --devices >/dev/null 2>&1; then
+    "$tutor" --bench --lesson 20 --size 64x40x24 --reps 1 --no-reference >"$tmp/out" 2>"$tmp/err"
+    if grep -q '^ 20  mma.sync tensor cores \[TF32\] ' "$tmp/out"; then
+        if grep -q '^     emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable$' "$tmp/out" &&
+            ! grep -q '^Fastest' "$tmp/out"; then
+            ok "an emulated lesson: verified, its row labelled, never the fastest"
+            expect "csv: an emulated lesson's row says yes" 0 '^"[^"]*",20,"mma.sync tensor cores",.*,ok,.*,yes$' \
+                "$tutor" --bench --lesson 20 --size 64x40x24 --reps 1 --no-reference --format csv
+            "$tutor" --bench --lesson 20 --size 64x40x24 --reps 1 --no-reference --format json >"$tmp/emu.json" 2>"$tmp/err"
+            json_has "$tmp/emu.json" 'd["results"][0]["emulated"] is True and "speed not comparable" in d["results"][0]["emulated_note"] and d["results"][0]["status"] == "ok"' &&
+                ok "json: an emulated lesson's row says so" || not_ok "json: an emulated lesson's row says so"
+            expect "--bench: an emulated lesson is not against the ceilings" 0 \
+                '^ 20        -  emulated: ran as plain OpenCL C, not on tensor cores$' \
+                "$tutor" --bench --lesson 20 --size 64x40x24 --reps 1 --no-reference
+        else
+            echo "SKIP: lesson 20 runs on this device's tensor cores: the emulated labels were not tested"
+        fi
+    else
+        not_ok "an emulated lesson: verified, its row labelled, never the fastest"
+    fi
+fi
+
 # ---- precision, units and needs (tests/precision) ----
 # Lesson 72 needs an NVIDIA GPU of compute capability 8.0 and its kernel builds with NVIDIA's
 # compiler alone: shown and listed anywhere; on any other device refused, never built.
@@ -859,7 +885,7 @@ if "$tutor" --devices >/dev/null 2>&1; then
     grep -q '^Fastest in TF32 (not FP32 results): lesson 70 at [0-9.]* TF32 GFLOPS$' "$tmp/out" && ! grep -q '^Fastest: ' "$tmp/out" ||
         not_ok "the fastest TF32 lesson is named apart, its speed labelled TF32"
     expect "csv: a tf32 lesson verified, its precision in the last columns" 0 \
-        ',70,"TF32 inputs, declared tf32",.*,ok,.*,"",tf32,fp32,[0-9]+,,,,$' \
+        ',70,"TF32 inputs, declared tf32",.*,ok,.*,"",tf32,fp32,[0-9]+,,,,,no$' \
         "$tutor" --bench --lessons "$precision" --lesson 70 --size 64x48x200 --reps 2 --no-reference --format csv
     head -1 "$tmp/out" | grep -q ',bandwidth_gbps,branch,precision,units,device_index,' || not_ok "csv header: precision,units"
     "$tutor" --bench --lessons "$precision" --lesson 70 --size 64x48x200 --reps 2 --no-reference --format json >"$tmp/tf32.json" 2>"$tmp/err"

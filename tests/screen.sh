@@ -771,6 +771,20 @@ unset EDITOR
 export XDG_STATE_HOME="$tmp/state"
 # ---- end of: exercises ----
 
+# ---- a tensor-core lesson on a device without tensor cores: emulated, said so ----
+# (The run that tells also fills POCL's cache for the tutor's build.)
+if "$tutor" --bench --lesson 20 --size 64x40x24 --reps 1 --no-reference $device 2>/dev/null | grep -q '^     emulated: '; then
+    start 100 30 --lesson 20 --size 64x40x24 --reps 1 $device
+    check "an emulated lesson: its title line says so" "Lesson 20 \[TF32, emulated\]" 120
+    check "an emulated lesson: its figure is marked emulated" "median [0-9.]+ .*  emulated" 120
+    check "an emulated lesson: its bar is marked E, the legend says why" "E emulated" 60
+    keys q
+    check_restored "q on an emulated lesson" 0
+else
+    echo "SKIP: lesson 20 is not emulated on this device (it has tensor cores): its labels were not tested"
+fi
+# ---- end of: an emulated lesson ----
+
 # ---- a saved run beside the bars (--compare) ----
 start 80 24 --size 64 --lesson 5 --reps 1 --compare "$top_srcdir/tests/compare/saved-64.json" $device
 check "the legend names the saved run's device" "(░|-) saved: Saved test device"
