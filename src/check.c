@@ -347,11 +347,16 @@ static void measure_speed(struct ocl *cl, const struct exercise *x, const struct
         r->ratio = r->versus_gflops > 0 ? r->gflops / r->versus_gflops : 0;
         if (x->speed == SPEED_PREDICT)
             r->speed = CHECK_SPEED_PREDICTED;
-        else if (!r->device_is_gpu)
+        else if (!r->device_is_gpu || r->emulated)
             r->speed = CHECK_SPEED_NOT_JUDGED;
         else
             r->speed = r->ratio >= x->ratio ? CHECK_SPEED_MET : CHECK_SPEED_MISSED;
-        if (r->speed == CHECK_SPEED_NOT_JUDGED)
+        if (r->emulated)
+            snprintf(r->speed_message, sizeof r->speed_message,
+                     "emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable%s",
+                     r->speed == CHECK_SPEED_NOT_JUDGED ? ": the target is judged on an NVIDIA GPU of compute "
+                                                          "capability 8.0 or later" : "");
+        else if (r->speed == CHECK_SPEED_NOT_JUDGED)
             snprintf(r->speed_message, sizeof r->speed_message,
                      "the target is judged on GPUs only: this is a CPU device, whose speed-ups say little "
                      "about a GPU's");
@@ -477,6 +482,7 @@ int check_run(struct ocl *cl, const struct exercise *x, const struct lesson_set 
         r->speed_size = o->speed_size_given ? o->speed_size : r->device_is_gpu ? x->speed_size : x->sizes[0];
     l.kernel_file = (char *)o->file;
     param_set_defaults(&l, &ps);
+    r->emulated = lesson_emulated(&l, cl->device);
     /* An exercise for another device is refused as its lesson would be, before any build. */
     if (lesson_device_check(&l, cl->device, e) < 0) {
         r->verdict = CHECK_REFUSED;

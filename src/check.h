@@ -93,6 +93,7 @@ struct check_report {
     char file[4096];
     char device[300];
     bool device_is_gpu;
+    bool emulated;              /* the kernel's PTX ran emulated (needs.h): its speed judges nothing */
     enum check_verdict verdict;
     char message[1024];         /* the first problem, in words; empty when verified */
     char *build_log;            /* CHECK_NOT_BUILT: the compiler's log, naming the student's

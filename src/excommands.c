@@ -397,7 +397,7 @@ void excommands_print_check_json(FILE *out, const struct check_report *r, const 
     json_double(out, "ratio", r->ratio, measured);
     json_double(out, "target", r->target, r->target > 0);
     json_double(out, "prediction", r->prediction, r->prediction > 0);
-    fprintf(out, ", \"message\": ");
+    fprintf(out, ", \"emulated\": %s, \"message\": ", r->emulated ? "true" : "false");
     report_json_string(out, r->speed_message);
     fprintf(out, "}, \"races_may_hide\": %s, \"oclgrind\": {\"state\": \"%s\", \"message\": ",
             r->barrier_note && r->races != RACES_NONE ? "true" : "false", races_states[r->races]);

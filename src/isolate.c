@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "isolate_wire.h"
+#include "needs.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -519,6 +520,7 @@ static void report_begins(struct check_report *r, const struct exercise *x, cons
     if (d)
         device_describe(d, r->device, sizeof r->device);
     r->device_is_gpu = d && (d->type & CL_DEVICE_TYPE_GPU) != 0;
+    r->emulated = d && lesson_emulated(&x->l, d);
     r->sizes_total = x->nsizes;
     r->versus = x->versus;
     r->target = x->ratio;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "isolate_wire.h"
+#include "needs.h"
 #include "ocl.h"
 #include "str.h"
 #include "xalloc.h"
@@ -21,6 +22,9 @@
    finish their work at the first launch. */
 #define FIRST_LAUNCH_EXTRA_CPU_S 20.0
 #define FIRST_LAUNCH_EXTRA_S 5.0
+/* An emulated tensor-core kernel (needs.h) is large: POCL compiled one in 30 to 45 s on 2 busy
+   cores. */
+#define FIRST_LAUNCH_EXTRA_EMULATED_S 180.0
 #define MAX_REFERENCES 64
 
 /* SIGUSR1 from the parent: stop the measurement between two launches. */
@@ -53,6 +57,7 @@ struct child {
     /* The job running. */
     double launch_allowed_s;    /* a launch's limit; 0: none */
     bool launched;              /* its kernel has been launched once (compiled for its groups) */
+    bool emulated;              /* its kernel's PTX runs emulated: a long first compile */
     bool forward_progress;
 };
 
@@ -120,7 +125,8 @@ static double next_launch_allowed(struct child *c)
     double allowed = c->launch_allowed_s;
 
     if (allowed > 0 && !c->launched)
-        allowed += c->cl.device->type & CL_DEVICE_TYPE_CPU ? FIRST_LAUNCH_EXTRA_CPU_S : FIRST_LAUNCH_EXTRA_S;
+        allowed += c->emulated ? FIRST_LAUNCH_EXTRA_EMULATED_S
+                 : c->cl.device->type & CL_DEVICE_TYPE_CPU ? FIRST_LAUNCH_EXTRA_CPU_S : FIRST_LAUNCH_EXTRA_S;
     c->launched = true;
     return allowed;
 }
@@ -189,6 +195,7 @@ static void do_measure(struct child *c, struct wire *job)
     cfg.progress_ctx = c;
     c->launch_allowed_s = measure_allowance(&cfg);
     c->launched = false;
+    c->emulated = lesson_emulated(&l, c->cl.device);
     c->forward_progress = true;
     run_result_init(&r);
     measure_lesson(&w, &l, m.has_params ? &m.params : NULL, &cfg, &r);
@@ -361,6 +368,7 @@ static void do_check(struct child *c, struct wire *job)
         o.step = check_step;
         o.step_ctx = &j;
         c->launched = false;
+        c->emulated = lesson_emulated(&j.x->l, c->cl.device);
         c->forward_progress = false;
         if (check_run(&c->cl, j.x, &c->lessons, &o, &r, &e) < 0) {
             send_failed(e.msg);
