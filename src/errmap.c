@@ -71,13 +71,31 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Whether a reference lies within reach of v: the sorted references are searched. */
+static bool near_some(const double *sorted, long long count, double v, double reach)
+{
+    long long lo = 0, hi = count;
+
+    while (lo < hi) {       /* the first reference >= v - reach */
+        long long mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < v - reach)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < count && sorted[lo] <= v + reach;
+}
+
 /* How many wrong elements that hold a number hold, within the tolerance, the reference of
-   some other element: the sorted references are searched around each value. */
+   some other element; 0 when chance explains them. Where the references lie closer together
+   than the tolerance (a large C, a TF32 tolerance), any value is near one: each value moved
+   by three tolerances is tried too, and the count stands only where the values themselves
+   match at least twice as often as the moved ones. */
 static long long count_misplaced(const float *C, const double *ref, const double *scale, const bool *wrong,
                                  long long count, double tolerance)
 {
     double *sorted = malloc((size_t)count * sizeof *sorted), widest = 0.0;
-    long long found = 0;
+    long long found = 0, chance = 0;
 
     if (!sorted)
         return 0;
@@ -88,20 +106,13 @@ static long long count_misplaced(const float *C, const double *ref, const double
     qsort(sorted, (size_t)count, sizeof *sorted, by_value);
     for (long long i = 0; i < count; i++) {
         double v = C[i], reach = tolerance * widest;
-        long long lo = 0, hi = count;
         if (!wrong[i] || !isfinite(v))
             continue;
-        while (lo < hi) {       /* the first reference >= v - reach */
-            long long mid = lo + (hi - lo) / 2;
-            if (sorted[mid] < v - reach)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        found += lo < count && sorted[lo] <= v + reach;
+        found += near_some(sorted, count, v, reach);
+        chance += near_some(sorted, count, v + 3 * reach, reach);
     }
     free(sorted);
-    return found;
+    return found > 2 * chance ? found : 0;
 }
 
 /* Every wrong element lies beyond the last full tile, and there is such a part. */
@@ -209,6 +220,7 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
         wrong[i] = is_wrong(C[i], ref[i], scale[i], tolerance);
         em->wrong += wrong[i];
         em->unwritten += isnan(C[i]) != 0;
+        em->close += wrong[i] && !is_wrong(C[i], ref[i], scale[i], ERRMAP_CLOSE * tolerance);
     }
     em->uses = USES_ALL;
     draw(C, wrong, em);
@@ -313,6 +325,8 @@ unsigned errmap_uses_of(const char *source)
         uses |= USES_BARRIERS;
     if (count_word(text, "get_local_id", true) || count_word(text, "get_group_id", true))
         uses |= USES_LOCAL_ID;
+    if (count_word(text, "mma", true))
+        uses |= USES_FRAGMENTS;
     free(text);
     return uses;
 }
@@ -428,8 +442,9 @@ void errmap_hint(const struct errmap *em, char *buf, size_t len)
                                                                           "filled)" : "");
         break;
     case ERRMAP_EVERYWHERE:
-        snprintf(buf, len, "every element is wrong: check how A, B and C are indexed and the loop "
-                           "over K");
+        snprintf(buf, len, "every element is wrong: check how A, B and C are indexed%s and the loop "
+                           "over K", em->uses & USES_FRAGMENTS ? " (the fragments: the lesson's table of "
+                                                                 "which element each work-item holds)" : "");
         break;
     case ERRMAP_EDGES:
         snprintf(buf, len, "the %s of tiles are wrong: the kernel does not handle sizes that are "
@@ -459,12 +474,26 @@ void errmap_hint(const struct errmap *em, char *buf, size_t len)
                                "once (a loop bound, %s)", em->factor, tiles ? "a duplicated tile" : "a step of K");
         break;
     case ERRMAP_MISPLACED:
-        snprintf(buf, len, "right values in the wrong places: the index where C is written is off (a "
-                           "leading dimension: row*N + col for a row-major C, col*M + row for a "
-                           "column-major one), or M and N are exchanged");
+        if (em->uses & USES_FRAGMENTS)
+            snprintf(buf, len, "right values in the wrong places: a fragment holds an element of A or B "
+                               "where the instruction's layout wants another (which element each "
+                               "work-item holds is fixed: see the lesson's table), or the index where C "
+                               "is written is off");
+        else
+            snprintf(buf, len, "right values in the wrong places: the index where C is written is off (a "
+                               "leading dimension: row*N + col for a row-major C, col*M + row for a "
+                               "column-major one), or M and N are exchanged");
         break;
     case ERRMAP_SCATTERED:
-        if (barriers)
+        if (em->close == em->wrong)
+            snprintf(buf, len, "every wrong element is near its right value (within %d times the tolerance): "
+                               "a loss of precision, not an index (a term of the sum left out, or values "
+                               "rounded where they should not be)", ERRMAP_CLOSE);
+        else if (em->uses & USES_FRAGMENTS)
+            snprintf(buf, len, "the wrong elements follow no pattern: check each fragment's indices "
+                               "against the lesson's table (which element of A and B each work-item "
+                               "holds)%s", barriers ? ", and the barriers" : "");
+        else if (barriers)
             snprintf(buf, len, "the wrong elements follow no pattern: look for a missing barrier or a "
                                "read beyond a tile");
         else if (tiles)

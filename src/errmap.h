@@ -32,6 +32,8 @@ enum errmap_uses {
     USES_LOCAL_MEMORY = 1,      /* __local arrays or arguments */
     USES_BARRIERS = 2,          /* barrier() */
     USES_LOCAL_ID = 4,          /* get_local_id(), get_group_id() */
+    USES_FRAGMENTS = 8,         /* a warp's instruction (mma) on fragments the work-items hold:
+                                   named only where the kernel has one, never when not known */
     USES_ALL = 7,
 };
 
@@ -41,6 +43,9 @@ enum errmap_suspect {
     SUSPECT_RACE,               /* a barrier fewer than the exercise's kernel has */
     SUSPECT_M_N,                /* right when M = N, wrong when M != N */
 };
+
+/* A wrong element this near its value (times the tolerance) is a loss of precision. */
+#define ERRMAP_CLOSE 100
 
 struct errmap {
     enum errmap_pattern pattern;
@@ -59,6 +64,7 @@ struct errmap {
     long long cell_rows, cell_cols; /* elements of C per cell: whole tiles when known */
     char cells[ERRMAP_MAX_ROWS][ERRMAP_MAX_COLS];  /* '.' right, '#' wrong, '?' never written */
     long long misplaced;            /* wrong elements that hold another element's right value */
+    long long close;                /* wrong elements within ERRMAP_CLOSE times the tolerance */
     unsigned uses;                  /* enum errmap_uses: what the hint may name (USES_ALL when
                                        not known) */
     enum errmap_suspect suspect;

@@ -393,6 +393,12 @@ START_TEST(test_errmap_misplaced)
     ck_assert_int_ge(em.misplaced * 2, em.wrong - em.unwritten);
     errmap_hint(&em, hint, sizeof hint);
     ck_assert_msg(strstr(hint, "right values in the wrong places") && strstr(hint, "leading dimension"), "%s", hint);
+    /* In a kernel of fragments, the fragment's index first. */
+    em.uses |= USES_FRAGMENTS;
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(strstr(hint, "a fragment holds an element of A or B") && !strstr(hint, "leading dimension"), "%s",
+                  hint);
+    em.uses &= ~(unsigned)USES_FRAGMENTS;
     /* Values that are nobody's: scattered. */
     for (long long i = 0; i < 12 * 20; i++)
         f.C[i] = (float)f.ref[i];
@@ -400,6 +406,40 @@ START_TEST(test_errmap_misplaced)
     f.C[77] -= 0.25f;
     classify(&f, 4, 4, &em);
     ck_assert_int_eq(em.pattern, ERRMAP_SCATTERED);
+    ck_assert_int_eq(em.close, 0);
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(!strstr(hint, "precision"), "%s", hint);
+    /* In a kernel of fragments, the fragments' table first. */
+    em.uses = USES_FRAGMENTS;
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(strstr(hint, "fragment's indices"), "%s", hint);
+    /* Each wrong element near its value: a loss of precision, not an index. */
+    for (long long i = 0; i < 12 * 20; i++)
+        f.C[i] = (float)f.ref[i];
+    for (long long i = 0; i < 12 * 20; i += 3)
+        f.C[i] = (float)(f.ref[i] + 4 * TOL * (i % 2 ? 1 : -1));
+    classify(&f, 4, 4, &em);
+    ck_assert_int_eq(em.pattern, ERRMAP_SCATTERED);
+    ck_assert_int_eq(em.close, em.wrong);
+    errmap_hint(&em, hint, sizeof hint);
+    ck_assert_msg(strstr(hint, "near its right value") && strstr(hint, "precision"), "%s", hint);
+    fake_free(&f);
+}
+END_TEST
+
+/* Where the references lie closer together than the tolerance, a wrong value is near some
+   reference by chance: not counted as misplaced. */
+START_TEST(test_errmap_misplaced_by_chance)
+{
+    struct fake f;
+    struct errmap em;
+
+    fake_init(&f, 64, 64);
+    for (long long i = 0; i < 64 * 64; i++)
+        f.C[i] = (float)(f.ref[i] + 0.37 + 0.01 * (double)(i % 7));
+    errmap_classify(f.C, f.ref, f.scale, f.m, f.n, 1e-3, 16, 16, false, &em);
+    ck_assert_int_eq(em.wrong, em.total);
+    ck_assert_int_eq(em.misplaced, 0);
     fake_free(&f);
 }
 END_TEST
@@ -457,6 +497,9 @@ START_TEST(test_errmap_uses_of)
     ck_assert_int_eq(errmap_barriers_of(plain), 0);
     ck_assert_uint_eq(errmap_uses_of(tiled), USES_LOCAL_MEMORY | USES_BARRIERS | USES_LOCAL_ID);
     ck_assert_int_eq(errmap_barriers_of(tiled), 2);
+    /* A call of mma (a warp's instruction on fragments), not the word in a comment or a name. */
+    ck_assert_uint_eq(errmap_uses_of("void f(float d[4]) { mma(d, a, b); }"), USES_FRAGMENTS);
+    ck_assert_uint_eq(errmap_uses_of("/* mma( */ int mma_count; void f(void) {}"), 0);
 }
 END_TEST
 
@@ -480,6 +523,7 @@ Suite *errmap_suite(void)
     tcase_add_test(tc, test_errmap_misplaced);
     tcase_add_test(tc, test_errmap_hint_uses);
     tcase_add_test(tc, test_errmap_uses_of);
+    tcase_add_test(tc, test_errmap_misplaced_by_chance);
     suite_add_tcase(s, tc);
     return s;
 }
