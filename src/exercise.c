@@ -147,11 +147,13 @@ static char *find_file(struct reading *rd, const char *key, const char *name, st
     return NULL;
 }
 
-/* "local-memory, barriers": the words of enum errmap_uses, or "none". */
+/* "local-memory, barriers": the words of enum errmap_uses (local-memory, barriers, local-id,
+   fragments), or "none". */
 static int parse_uses(const char *value, struct exercise *x, struct error *e)
 {
     static const struct { const char *word; unsigned bit; } words[] = {
         { "local-memory", USES_LOCAL_MEMORY }, { "barriers", USES_BARRIERS }, { "local-id", USES_LOCAL_ID },
+        { "fragments", USES_FRAGMENTS },
     };
     char copy[256];
     char *save = NULL;
@@ -166,7 +168,7 @@ static int parse_uses(const char *value, struct exercise *x, struct error *e)
         for (i = 0; i < sizeof words / sizeof words[0] && strcmp(w, words[i].word) != 0; i++)
             ;
         if (i == sizeof words / sizeof words[0]) {
-            error_set(e, "uses: \"%s\" is not local-memory, barriers, local-id or none", w);
+            error_set(e, "uses: \"%s\" is not local-memory, barriers, local-id, fragments or none", w);
             return -1;
         }
         x->uses |= words[i].bit;
@@ -435,10 +437,15 @@ static int load_one(const char *path, const char *const *dirs, const struct less
 int exercise_set_load(const char *dir, const struct lesson_set *lessons, struct exercise_set *set,
                       struct error *e)
 {
-    const char *dirs[] = { dir, NULL };
+    /* The exercises' files are in dir; an emulation header (lessons/FORMAT) may be the lesson
+       set's, in its directory or beside it in kernels/. */
+    char kernels[4096];
+    const char *dirs[] = { dir, lessons->dir, kernels, NULL };
     char path[4096];
     struct dirent *d;
     DIR *dh = opendir(dir);
+
+    snprintf(kernels, sizeof kernels, "%s/../kernels", lessons->dir);
 
     memset(set, 0, sizeof *set);
     if (!dh) {

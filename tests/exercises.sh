@@ -70,6 +70,23 @@ for file in "$top_srcdir"/exercises/*.exercise; do
     fi
 done
 
+# A fragment mapping broken on purpose (a1 and a2 of mma.sync's A swapped) is wrong where it
+# would be on an NVIDIA GPU: on a device without tensor cores the kernel runs emulated, with
+# the PTX layout, and the check's error map says which elements (the map an H200 gave for the
+# same file: doc/results.md, "Exercise 16's broken fragments").
+if [ -f "$top_srcdir/exercises/16-fragments.exercise" ]; then
+    awk -f "$top_srcdir/tests/fragments/swap-a1-a2.awk" "$top_srcdir/exercises/16-fragments.cl" >"$tmp/swapped.cl"
+    "$tutor" --check 16 "$tmp/swapped.cl" >"$tmp/out" 2>&1
+    status=$?
+    if [ "$status" -eq 1 ] && grep -q '^  128x128x128      wrong: launch 1 of 3: C\[0\]\[0\] = 3.14763, expected -0.403365$' "$tmp/out" &&
+        grep -q '^    scattered: 16264 of 16384 elements wrong, 0 never written$' "$tmp/out" &&
+        grep -q "check each fragment's indices against the lesson's table" "$tmp/out"; then
+        ok "exercise 16: swapped fragments give the error map of the GPU, and a hint on fragments"
+    else
+        not_ok "exercise 16: swapped fragments give the error map of the GPU, and a hint on fragments"
+    fi
+fi
+
 [ "$count" -ge 10 ] && { : >"$tmp/out"; ok "at least ten exercises ($count)"; } ||
     { : >"$tmp/out"; not_ok "at least ten exercises (found $count)"; }
 

@@ -204,7 +204,7 @@ START_TEST(test_exercise_uses_and_race_check)
     ck_assert(!x.race_check);
     exercise_free(&x);
     parse_fails(full_exercise_with(9, "uses: registers\n"), 9, "\"registers\" is not local-memory, barriers, "
-                                                               "local-id or none");
+                                                               "local-id, fragments or none");
     parse_fails(full_exercise_with(9, "uses: ,\n"), 9, "uses: empty");
     parse_fails(full_exercise_with(9, "race-check: maybe\n"), 9, "race-check: \"maybe\" is not yes, no or a size");
 }
