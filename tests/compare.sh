@@ -54,7 +54,7 @@ else
     echo "    $header GFLOPS columns for $ndevices devices ($columns lines), or no '$first'" >>"$tmp/err"
     not_ok "--device all: a column per device"
 fi
-expect "--device all in CSV names each row's device" 0 ',fp32,fp32,0,,,,$' bench --lesson 1 --device all --format csv
+expect "--device all in CSV names each row's device" 0 ',fp32,fp32,0,,,,,no$' bench --lesson 1 --device all --format csv
 expect "--device all in JSON lists the devices" 0 '"devices": \[' bench --lesson 1 --device all --format json
 if command -v python3 >/dev/null 2>&1; then
     if python3 -c 'import json, sys
@@ -83,7 +83,7 @@ expect "--compare: rows of other sizes noted" 0 \
     bench --lesson 1 --compare "$saved"
 expect "--compare: rows of the file's other devices left out" 0 '1 row of .* is of another device' \
     bench --lesson 1 --compare "$saved"
-expect "--compare in CSV" 0 ',"Saved test device","ok",1234\.5,"TS=16 SWAP=0"$' \
+expect "--compare in CSV" 0 ',"Saved test device","ok",1234\.5,"TS=16 SWAP=0",no$' \
     bench --lesson 1 --compare "$saved" --format csv
 expect "--compare in JSON" 0 '"compare": \{"status": "ok", "gflops_median": 1234\.5, "params": "TS=16 SWAP=0", "same_params": true\}' \
     bench --lesson 1 --compare "$saved" --format json

@@ -262,11 +262,11 @@ START_TEST(test_csv_json_name_devices)
 
     parse_ok(&c, saved_run);
     text = two_devices(FORMAT_CSV, &c);
-    ck_assert_msg(strstr(text, ",device_index,compare_device,compare_status,compare_gflops_median,compare_params\n"),
+    ck_assert_msg(strstr(text, ",device_index,compare_device,compare_status,compare_gflops_median,compare_params,emulated\n"),
                   "%s", text);
     ck_assert_msg(strstr(text, "\"Device one\",1,\"Lesson 1\",\"TS=32\",64,64,64,"), "%s", text);
-    ck_assert_msg(strstr(text, ",fp32,fp32,1,\"NVIDIA H100 80GB HBM3\",\"ok\",6000,\"TS=32\"\n"), "%s", text);
-    ck_assert_msg(strstr(text, ",fp32,fp32,0,\"NVIDIA H100 80GB HBM3\",\"refused\",,\n"), "%s", text);
+    ck_assert_msg(strstr(text, ",fp32,fp32,1,\"NVIDIA H100 80GB HBM3\",\"ok\",6000,\"TS=32\",no\n"), "%s", text);
+    ck_assert_msg(strstr(text, ",fp32,fp32,0,\"NVIDIA H100 80GB HBM3\",\"refused\",,,no\n"), "%s", text);
     free(text);
     text = two_devices(FORMAT_JSON, &c);
     ck_assert_msg(strstr(text, "\"devices\": [\n    {\"name\": \"Device zero\""), "%s", text);
