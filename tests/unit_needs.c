@@ -84,6 +84,40 @@ START_TEST(test_needs_nvidia)
 }
 END_TEST
 
+/* With an emulation line, a device without what the needs line asks runs the lesson emulated
+   (not refused), and says what it is: no tensor cores, or an older NVIDIA GPU; a device that
+   has them runs the PTX itself. The choice is the device's, never the lesson's. */
+START_TEST(test_needs_emulated)
+{
+    static char header[] = "ptx-emulated.h";
+    struct lesson l = tensor_lesson();
+    struct device_info cpu = device("Portable Computing Language", "cpu-haswell", 0, 0);
+    struct device_info v100 = device("NVIDIA CUDA", "Tesla V100-SXM2-16GB", 7, 0);
+    struct device_info h200 = device("NVIDIA CUDA", "NVIDIA H200", 9, 0);
+    struct error e;
+    char note[160];
+
+    ck_assert(!lesson_emulated(&l, &cpu));     /* no emulation line: refused there */
+    l.emulation = header;
+    error_init(&e);
+    ck_assert_int_eq(lesson_device_check(&l, &cpu, &e), 0);
+    ck_assert_int_eq(lesson_device_check(&l, &v100, &e), 0);
+    ck_assert_int_eq(lesson_device_check(&l, &h200, &e), 0);
+    ck_assert(lesson_emulated(&l, &cpu));
+    ck_assert(lesson_emulated(&l, &v100));
+    ck_assert(!lesson_emulated(&l, &h200));
+    ck_assert(!lesson_emulated(&l, NULL));
+    ck_assert_str_eq(lesson_emulation_note(&cpu, note, sizeof note),
+                     "emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable");
+    ck_assert_str_eq(lesson_emulation_note(&v100, note, sizeof note),
+                     "emulated: this GPU (compute capability 7.0) has no tensor cores for TF32; layouts as on "
+                     "NVIDIA 8.0+, speed not comparable");
+    /* A lesson that needs nothing is never emulated. */
+    l.needs.nvidia = false;
+    ck_assert(!lesson_emulated(&l, &cpu));
+}
+END_TEST
+
 Suite *needs_suite(void)
 {
     Suite *s = suite_create("needs");
@@ -91,6 +125,7 @@ Suite *needs_suite(void)
 
     tcase_add_test(tc, test_needs_not_nvidia);
     tcase_add_test(tc, test_needs_nvidia);
+    tcase_add_test(tc, test_needs_emulated);
     suite_add_tcase(s, tc);
     return s;
 }
