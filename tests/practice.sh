@@ -77,9 +77,9 @@ expect "a loop that never ends is stopped at its limit" 1 \
     ex --check 1 --check-timeout 1
 seconds=$(( $(date +%s) - start ))
 grep -q '^Result: not verified yet (did not finish in time)' "$tmp/out" || not_ok "the result says it did not finish"
-# The limit is --check-timeout, and 20 s more for the first launch of a CPU device, which
+# The limit is --check-timeout, and 60 s more for the first launch of a CPU device, which
 # also compiles the kernel for its work-group size.
-[ "$seconds" -le 60 ] && ok "the endless kernel is stopped in time (${seconds} s)" ||
+[ "$seconds" -le 100 ] && ok "the endless kernel is stopped in time (${seconds} s)" ||
     not_ok "the endless kernel is stopped in time (${seconds} s)"
 grep -q 'exercise=1 verdict=did-not-finish' "$XDG_STATE_HOME/clmm-tutor/progress.log" &&
     ok "the progress log records a check that did not finish" ||
