@@ -70,10 +70,10 @@ for file in "$top_srcdir"/exercises/*.exercise; do
     fi
 done
 
-# A fragment mapping broken on purpose (a1 and a2 of mma.sync's A swapped) is wrong where it
-# would be on an NVIDIA GPU: on a device without tensor cores the kernel runs emulated, with
-# the PTX layout, and the check's error map says which elements (the map an H200 gave for the
-# same file: doc/results.md, "Exercise 16's broken fragments").
+# A fragment mapping broken on purpose (a1 and a2 of mma.sync's A swapped): on a device without
+# tensor cores the kernel runs emulated, with the PTX layout, and the check says how many
+# elements are wrong and points at the fragments. (The same awk script makes the kernel to
+# check on an NVIDIA GPU, whose map must be the same.)
 if [ -f "$top_srcdir/exercises/16-fragments.exercise" ]; then
     awk -f "$top_srcdir/tests/fragments/swap-a1-a2.awk" "$top_srcdir/exercises/16-fragments.cl" >"$tmp/swapped.cl"
     "$tutor" --check 16 "$tmp/swapped.cl" >"$tmp/out" 2>&1
