@@ -351,11 +351,13 @@ static void measure_speed(struct ocl *cl, const struct exercise *x, const struct
             r->speed = CHECK_SPEED_NOT_JUDGED;
         else
             r->speed = r->ratio >= x->ratio ? CHECK_SPEED_MET : CHECK_SPEED_MISSED;
-        if (r->emulated)
-            snprintf(r->speed_message, sizeof r->speed_message,
-                     "emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable%s",
+        if (r->emulated) {
+            char note[160];
+            snprintf(r->speed_message, sizeof r->speed_message, "%s%s",
+                     lesson_emulation_note(cl->device, note, sizeof note),
                      r->speed == CHECK_SPEED_NOT_JUDGED ? ": the target is judged on an NVIDIA GPU of compute "
                                                           "capability 8.0 or later" : "");
+        }
         else if (r->speed == CHECK_SPEED_NOT_JUDGED)
             snprintf(r->speed_message, sizeof r->speed_message,
                      "the target is judged on GPUs only: this is a CPU device, whose speed-ups say little "

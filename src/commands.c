@@ -443,6 +443,7 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
     bv = xcalloc(1, sizeof *bv);
     device_describe(cls[0].device, device, sizeof device);
     plot_init(&bv->plot, device, time(NULL), "clmm-tutor --bench", NULL);
+    lesson_emulation_note(cls[0].device, bv->plot.emulated_note, sizeof bv->plot.emulated_note);
     for (size_t i = 0; i < set->count; i++)
         lessons += lesson < 0 || set->items[i].number == lesson;
     bv->nsizes = opts->nsizes;

@@ -7,6 +7,7 @@
 
 #include "chart.h"
 #include "files.h"
+#include "needs.h"
 #include "str.h"
 #include "svg.h"
 #include "xalloc.h"
@@ -35,6 +36,7 @@ void plot_init(struct plot *p, const char *device, time_t when, const char *sour
     str_copy(p->device, sizeof p->device, device);
     str_copy(p->source, sizeof p->source, source);
     str_copy(p->method, sizeof p->method, method ? method : DEFAULT_METHOD);
+    lesson_emulation_note(NULL, p->emulated_note, sizeof p->emulated_note);
     if (!gmtime_r(&when, &tm) || strftime(p->measured, sizeof p->measured, "%Y-%m-%d %H:%M UTC", &tm) == 0)
         str_copy(p->measured, sizeof p->measured, "(date not known)");
 }
@@ -314,8 +316,7 @@ static void bars(FILE *out, const struct plot *p)
         if (reference)
             swatch(out, &x, &ly, REFERENCE_FILL, "references: the CPU loop, libraries");
         if (emulated)
-            svg_text(out, 40, ly + 40, 24, SVG_START, 0, INK, 0,
-                     "emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable");
+            svg_text(out, 40, ly + 40, 24, SVG_START, 0, INK, 0, p->emulated_note);
         if (rows == 0)
             svg_text(out, BAR_X, 230, 26, SVG_START, 0, GREY, 0, "nothing measured at this size");
     }
@@ -457,8 +458,7 @@ static void lines(FILE *out, const struct plot *p)
              growing ? " (log scale)" : "");
     svg_text(out, (PLOT_X0 + PLOT_X1) / 2.0, y1 + 90, 26, SVG_MIDDLE, 1, INK, 0, text);
     if (emulated)
-        svg_text(out, (PLOT_X0 + PLOT_X1) / 2.0, y1 + 130, 22, SVG_MIDDLE, 0, INK, 0,
-                 "emulated: no tensor cores on this device; layouts as on NVIDIA, speed not comparable");
+        svg_text(out, (PLOT_X0 + PLOT_X1) / 2.0, y1 + 130, 22, SVG_MIDDLE, 0, INK, 0, p->emulated_note);
     /* A line per series through the sizes it has a figure at, broken where it has none; a
        marker at each figure. The legend beside it says where the gaps are. */
     ly = PLOT_Y0 + 10;

@@ -46,6 +46,9 @@ struct plot {
     char measured[64];          /* "2026-11-24 09:30 UTC" */
     char source[128];           /* what made it: "clmm-tutor --bench" */
     char method[256];           /* what a figure is */
+    char emulated_note[160];    /* under a chart with an emulated series: lesson_emulation_note's
+                                   sentence for the device (plot_init: a device without tensor
+                                   cores) */
     bool log_scale;             /* bars on a log axis */
     struct gemm_size sizes[PLOT_MAX_SIZES];
     size_t nsizes;

@@ -38,6 +38,7 @@ void viewchart_plot(struct plot *p, const struct session_view *v, const struct l
 
     device_describe(&v->info, device, sizeof device);
     plot_init(p, device, now, "clmm-tutor", METHOD);
+    lesson_emulation_note(&v->info, p->emulated_note, sizeof p->emulated_note);
     p->log_scale = log_scale;
     if (sweep && v->sweep_lesson >= 0 && (size_t)v->sweep_lesson < lessons->count) {
         struct plot_series *s = lesson_series(p, &lessons->items[v->sweep_lesson], v);
