@@ -265,6 +265,13 @@ static int title_line(const struct title_parts *p, size_t kept, bool note, bool 
     return shown;
 }
 
+/* Whether lesson l runs emulated on the open device (needs.h): its speed is not comparable,
+   and the title, its figure and its bar say so. */
+static bool emulated_here(const struct screen_model *m, const struct lesson *l)
+{
+    return m->view->device >= 0 && lesson_emulated(l, &m->view->info);
+}
+
 /* Builds the title line from whole parts: what does not fit gives way, the device first, then
    where the parameters came from, the parameters one at a time from the end, the side branch's
    name, and at last the words of the title from the end; a number is never cut. */
@@ -332,7 +339,7 @@ void panes_draw_title(const struct rect *r, const struct screen_model *m)
        speed is never read as an FP32 one), where it stands in the set (numbers may start at 0),
        and the side branch it is on. */
     const char *tag = precision_tag(l->precision, l->units);
-    const char *emulated = v->device >= 0 && lesson_emulated(l, &v->info) ? "emulated" : "";
+    const char *emulated = emulated_here(m, l) ? "emulated" : "";
     char kind[64];
     snprintf(kind, sizeof kind, "%s%s%s%s%s", tag[0] || emulated[0] ? " [" : "", tag, tag[0] && emulated[0] ? ", " : "",
              emulated, tag[0] || emulated[0] ? "]" : "");
@@ -1071,7 +1078,7 @@ static int draw_latest(const struct rect *in, int row, const struct screen_model
            the number of runs the median is of, where they fit. */
         char runs[48] = "";
         int more = 0;
-        if (v->device >= 0 && lesson_emulated(current(m), &v->info))
+        if (emulated_here(m, current(m)))
             more = snprintf(runs, sizeof runs, "  %s", "emulated");   /* the title and the legend say more */
         else if (current(m)->units == UNITS_TENSOR)
             more = snprintf(runs, sizeof runs, "  %s", UNITS_TENSOR_NOTE);
@@ -1131,13 +1138,10 @@ struct bar {
     const char *title;          /* a reference row's */
 };
 
-/* Whether bar b's lesson runs emulated on the open device (needs.h): its speed is not
-   comparable, and is marked E. */
+/* Whether bar b's lesson runs emulated (emulated_here): marked E, never the fastest. */
 static bool bar_emulated(const struct screen_model *m, const struct bar *b)
 {
-    const struct session_view *v = m->view;
-
-    return b->index >= 0 && v->device >= 0 && lesson_emulated(&m->lessons->items[b->index], &v->info);
+    return b->index >= 0 && emulated_here(m, &m->lessons->items[b->index]);
 }
 
 static bool shows_speed(const struct summary *f)
