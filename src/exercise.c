@@ -440,12 +440,10 @@ int exercise_set_load(const char *dir, const struct lesson_set *lessons, struct 
     /* The exercises' files are in dir; an emulation header (lessons/FORMAT) may be the lesson
        set's, in its directory or beside it in kernels/. */
     char kernels[4096];
-    const char *dirs[] = { dir, lessons->dir, kernels, NULL };
+    const char *dirs[] = { dir, lessons->dir, lesson_kernels_dir(lessons->dir, kernels, sizeof kernels), NULL };
     char path[4096];
     struct dirent *d;
     DIR *dh = opendir(dir);
-
-    snprintf(kernels, sizeof kernels, "%s/../kernels", lessons->dir);
 
     memset(set, 0, sizeof *set);
     if (!dh) {

@@ -1390,15 +1390,20 @@ static int by_number(const void *a, const void *b)
     return ((const struct lesson *)a)->number - ((const struct lesson *)b)->number;
 }
 
+const char *lesson_kernels_dir(const char *dir, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/../kernels", dir);
+    return buf;
+}
+
 /* One lesson file of dir, path: its kernel is looked for in dir, then in dir/../kernels. */
 static int load_in(const char *dir, const char *path, struct lesson *l, struct error *e)
 {
     char kernels[4096];
-    const char *kernel_dirs[] = { dir, kernels, NULL };
+    const char *kernel_dirs[] = { dir, lesson_kernels_dir(dir, kernels, sizeof kernels), NULL };
     char *text;
     int rc;
 
-    snprintf(kernels, sizeof kernels, "%s/../kernels", dir);
     text = read_text(path, LESSON_FILE_MAX, "a lesson file", e);
     rc = text ? lesson_parse(path, text, kernel_dirs, l, e) : -1;
     free(text);

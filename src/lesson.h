@@ -183,6 +183,10 @@ int lesson_load_file(const char *path, struct lesson *l, struct error *e);
 void lesson_set_free(struct lesson_set *set);
 const struct lesson *lesson_set_find(const struct lesson_set *set, int number);
 
+/* Where the kernels of the lesson set in dir are looked for after dir itself: dir/../kernels,
+   in buf. Returns buf. */
+const char *lesson_kernels_dir(const char *dir, char *buf, size_t len);
+
 /* The kernel source, malloc'd, read as read_file does; NULL with a message in e. */
 char *lesson_kernel_source(const struct lesson *l, struct error *e);
 
