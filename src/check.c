@@ -16,7 +16,7 @@
 #define CHECK_TIMED_REPS MEASURE_MIN_REPS
 
 static const char *const verdict_names[] = { "verified", "not-built", "wrong", "unstable", "refused", "failed",
-                                             "did-not-finish", "crashed", "race", "cancelled" };
+                                             "did-not-finish", "crashed", "race", "fence", "cancelled" };
 
 const char *check_verdict_name(enum check_verdict v)
 {
@@ -28,7 +28,8 @@ const char *check_verdict_text(enum check_verdict v)
     static const char *const texts[] = { "verified", "does not build", "wrong", "launches disagree (a race)",
                                          "refused by the device", "failed", "did not finish in time",
                                          "the kernel ended the process running it",
-                                         "oclgrind saw a race or a bad access", "cancelled" };
+                                         "oclgrind saw a race or a bad access",
+                                         "a fence between work-groups is missing", "cancelled" };
 
     return (unsigned)v <= CHECK_CANCELLED ? texts[v] : "?";
 }

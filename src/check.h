@@ -26,6 +26,8 @@ enum check_verdict {
     CHECK_CRASHED,              /* the process running the kernel died (isolate.h) */
     CHECK_RACE,                 /* oclgrind saw work-items race, or an access outside a buffer
                                    (races.h) */
+    CHECK_FENCE,                /* right here, but a fence between work-groups is missing
+                                   (fences.h): on a GPU it can be wrong */
     CHECK_CANCELLED,
 };
 

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "datadir.h"
+#include "fences.h"
 #include "files.h"
 #include "isolate.h"
 #include "meter.h"
@@ -279,7 +280,8 @@ void excommands_print_check_body(FILE *out, const struct check_report *r, const 
             snprintf(size, sizeof size, "%lldx%lldx%lld", x->sizes[i].m, x->sizes[i].n, x->sizes[i].k);
             fprintf(out, "  %-16s not checked\n", size);
         }
-        if (r->verdict == CHECK_WRONG && r->nsizes > 0 && r->sizes[r->nsizes - 1].verdict == CHECK_VERIFIED) {
+        if ((r->verdict == CHECK_WRONG || r->verdict == CHECK_FENCE) && r->nsizes > 0 &&
+            r->sizes[r->nsizes - 1].verdict == CHECK_VERIFIED) {
             fprintf(out, "  ");
             put_printable(out, r->message);
             fputc('\n', out);
@@ -514,8 +516,10 @@ static int run_isolated(const struct options *opts, const struct lesson_set *les
     iso = isolate_new(NULL, NULL);
     rc = isolate_check(iso, d, x, lessons, co, opts->check_timeout_s, r, &e);
     isolate_free(iso);
-    if (rc == 0)
+    if (rc == 0) {
         races_run(x, lessons, co, opts->races, r);
+        fences_run(x, co, r);
+    }
     meter_clear(&line.meter);
     device_list_free(&list);
     if (rc == 0 && r->verdict == CHECK_CANCELLED) {

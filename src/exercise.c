@@ -259,6 +259,16 @@ static int exercise_key(void *ctx, struct lesson *l, const char *key, const char
         }
         return 1;
     }
+    if (strcmp(key, "between-groups") == 0) {
+        if (once(rd, key, e) < 0)
+            return -1;
+        if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0) {
+            error_set(e, "between-groups: \"%s\" is not yes or no", value);
+            return -1;
+        }
+        x->between_groups = strcmp(value, "yes") == 0;
+        return 1;
+    }
     if (strcmp(key, "engine") == 0 && strcmp(value, "host") == 0) {
         error_set(e, "%s", "an exercise is an OpenCL kernel: \"engine: host\" is not allowed");
         return -1;

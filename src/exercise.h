@@ -41,6 +41,9 @@ struct exercise {
     bool race_check;            /* race-check: checked under oclgrind's race check too where
                                    oclgrind is installed (races.h) */
     struct gemm_size race_size; /* race-check: SIZE: there, not at the first size */
+    bool between_groups;        /* between-groups: yes: its work-groups pass results to each
+                                   other; the check reads it for its fences (fences.h), and
+                                   the race check counts races inside a group only */
     /* What the engine runs: the lesson keys of the file. l.number is the exercise's number,
        l.kernel_file the starting kernel until the workspace points it at the student's copy
        (practice_open), l.text the task. */

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "fences.h"
 #include "figures.h"
 #include "isolate.h"
 #include "ocl.h"
@@ -942,8 +943,10 @@ static void run_check(struct session *s)
     pthread_mutex_unlock(&s->lock);
     error_init(&e);
     rc = isolate_check(s->iso, s->cl.device, x, s->lessons, &o, s->cfg.check_timeout_s, &rep, &e);
-    if (rc == 0 && rep.verdict != CHECK_CANCELLED)
+    if (rc == 0 && rep.verdict != CHECK_CANCELLED) {
         races_run(x, s->lessons, &o, false, &rep);
+        fences_run(x, &o, &rep);
+    }
     pthread_mutex_lock(&s->lock);
     s->view.checking = false;
     if (rc == 0 && rep.verdict != CHECK_CANCELLED && !s->check_pending) {

@@ -87,6 +87,36 @@ if [ -f "$top_srcdir/exercises/16-fragments.exercise" ]; then
     fi
 fi
 
+# Exercise 14's groups pass their parts between them: its solution without a fence is still
+# right on a CPU, and the check must say which fence is missing and not verify it; with
+# both fences it is verified, and oclgrind's races between groups are not held against it.
+if [ -f "$top_srcdir/exercises/14-last-group-adds.exercise" ]; then
+    "$tutor" --solution 14 --yes </dev/null | sed 1d >"$tmp/fenced.cl"
+    count_line=$(grep -n 'last = atomic_inc(count)' "$tmp/fenced.cl" | cut -d: -f1)
+    # The second fence, after the count, taken out.
+    awk '/^    DEVICE_FENCE\(\);$/ && ++n == 2 { next } { print }' "$tmp/fenced.cl" >"$tmp/unfenced.cl"
+    read_line=$(grep -n 'part\[b\]\[p\] = part4(parts' "$tmp/unfenced.cl" | cut -d: -f1)
+    "$tutor" --check 14 "$tmp/unfenced.cl" >"$tmp/out" 2>&1
+    status=$?
+    if [ "$status" -eq 1 ] && grep -q '^Result: not verified yet (a fence between work-groups is missing)\.$' "$tmp/out" &&
+        grep -q "^  a fence is missing: line $count_line counts the group in and line $read_line reads global memory" "$tmp/out"; then
+        ok "exercise 14: a missing fence is found, with the lines of the count and the read"
+    else
+        not_ok "exercise 14: a missing fence is found, with the lines of the count and the read"
+    fi
+    if command -v oclgrind >/dev/null 2>&1; then
+        "$tutor" --check 14 "$tmp/fenced.cl" >"$tmp/out" 2>&1
+        status=$?
+        if [ "$status" -eq 0 ] && grep -q '^Under oclgrind (one launch): at 70x40x40: no race inside a work-group and no bad access ([0-9]* \(or more \)\{0,1\}reports of races between work-groups left out' "$tmp/out"; then
+            ok "exercise 14: under oclgrind, races between groups are left out and the solution is verified"
+        else
+            not_ok "exercise 14: under oclgrind, races between groups are left out and the solution is verified"
+        fi
+    else
+        echo "SKIP: oclgrind is not installed: exercise 14 under oclgrind was not tested"
+    fi
+fi
+
 [ "$count" -ge 10 ] && { : >"$tmp/out"; ok "at least ten exercises ($count)"; } ||
     { : >"$tmp/out"; not_ok "at least ten exercises (found $count)"; }
 
