@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "measure.h"
+#include "needs.h"
 #include "runner_opencl.h"
 #include "str.h"
 #include "text.h"
@@ -541,6 +542,9 @@ int inside_examine(struct ocl *cl, const struct lesson *l, const struct param_se
     str_copy(in->entry, sizeof in->entry, l->launch[0].entry);
     in->launches = l->nlaunches;
     in->verbose = cl->device->nv_compiler_options;
+    in->emulated = lesson_emulated(l, cl->device);
+    if (in->emulated)
+        lesson_emulation_note(cl->device, in->emulated_note, sizeof in->emulated_note);
     if (in->verbose) {
         /* NVIDIA's driver keeps compiled kernels in a cache keyed by their PTX, and one
            served from it comes with no ptxas lines: an empty kernel whose name differs each
@@ -750,6 +754,11 @@ size_t inside_describe(const struct inside *in, int width, char (*lines)[INSIDE_
     if (in->params[0])
         add_wrapped(&out, "Parameters: ", in->params);
     add_wrapped(&out, "Device: ", in->device);
+    if (in->emulated) {
+        snprintf(text, sizeof text, "%s. The figures below are those of the emulation's plain OpenCL C, not of a "
+                 "kernel on tensor cores.", in->emulated_note);
+        add_wrapped(&out, "", text);
+    }
     if (in->has_private_mem || in->has_local_mem || in->has_preferred_multiple || in->has_work_group_size)
         add_heading(&out, "What the platform reports (clGetKernelWorkGroupInfo)");
     if (in->has_private_mem)

@@ -84,6 +84,9 @@ struct inside {
     char params[256];           /* "TS=16", empty without parameters */
     char device[600];           /* device_describe's line */
     bool verbose;               /* built with -cl-nv-verbose (cl_nv_compiler_options) */
+    bool emulated;              /* built with the lesson's emulation (needs.h): its PTX done in
+                                   plain OpenCL C, so the figures are the emulation's */
+    char emulated_note[300];    /* lesson_emulation_note's sentence; empty when not emulated */
     /* clGetKernelWorkGroupInfo */
     bool has_private_mem, has_local_mem, has_preferred_multiple, has_work_group_size;
     unsigned long long private_mem;     /* CL_KERNEL_PRIVATE_MEM_SIZE, bytes per work-item */

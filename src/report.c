@@ -1201,6 +1201,11 @@ void report_inside_json(FILE *out, const struct inside *in, struct gemm_size siz
     report_json_string(out, origin);
     fprintf(out, ", \"size\": \"%lldx%lldx%lld\",\n  \"device\": ", size.m, size.n, size.k);
     report_json_string(out, in->device);
+    fprintf(out, ", \"emulated\": %s", in->emulated ? "true" : "false");
+    if (in->emulated) {
+        fputs(", \"emulated_note\": ", out);
+        report_json_string(out, in->emulated_note);
+    }
     fprintf(out, ",\n  \"platform\": {\"verbose_build\": %s", in->verbose ? "true" : "false");
     json_figure(out, "private_mem_bytes", in->has_private_mem, in->private_mem);
     json_figure(out, "local_mem_bytes", in->has_local_mem, in->local_mem);

@@ -839,6 +839,12 @@ if "$tutor" --devices >/dev/null 2>&1; then
             expect "--bench: an emulated lesson is not against the ceilings" 0 \
                 '^ 20        -  emulated: ran as plain OpenCL C, not on tensor cores$' \
                 "$tutor" --bench --lesson 20 --size 64x40x24 --reps 1 --no-reference
+            expect "--inside: an emulated lesson says its figures are the emulation's" 0 \
+                "^emulated: no tensor cores on this device; layouts as on NVIDIA, speed not" \
+                "$tutor" --inside --lesson 20 --size 64x40x24
+            "$tutor" --inside --lesson 20 --size 64x40x24 --format json >"$tmp/emu.json" 2>"$tmp/err"
+            json_has "$tmp/emu.json" 'd["emulated"] is True and d["emulated_note"].startswith("emulated: no tensor cores")' &&
+                ok "--inside json: an emulated lesson says so" || not_ok "--inside json: an emulated lesson says so"
         else
             echo "SKIP: lesson 20 runs on this device's tensor cores: the emulated labels were not tested"
         fi
