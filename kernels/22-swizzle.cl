@@ -10,8 +10,8 @@
  *          conflicts, but not the stores: the 8 work-items of a quarter warp
  *          store two rows of 64 bytes, 80 bytes apart: the second row's last
  *          4 floats wrap round onto the first row's first 4 banks, and the
- *          store takes two passes. Here each piece moves: piece c of row r sits at place
- *          c ^ ((r / 2) % 4) (for TSK = 16). Two rows side by side fill the
+ *          store takes two passes. Here each piece moves: piece c of row r
+ *          sits at place c ^ ((r / 2) % 4) (for TSK = 16). Two rows side by side fill the
  *          32 banks once (stores), and the 8 rows of an ldmatrix block land
  *          in 8 different 16-byte slots (reads).
  *
