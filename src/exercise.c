@@ -12,6 +12,7 @@
 
 #include "errmap.h"
 #include "files.h"
+#include "gaps.h"
 #include "options.h"
 #include "str.h"
 #include "xalloc.h"
@@ -352,6 +353,8 @@ int exercise_parse(const char *file, const char *text, const char *const *kernel
     }
     x->start_file = xstrdup(x->l.kernel_file);
     x->start_name = xstrdup(base_name(x->l.kernel_file));
+    if (str_has_suffix(x->start_name, ".gap"))
+        strcpy(x->start_name + strlen(x->start_name) - 4, ".cl");
     return 0;
 }
 
@@ -359,6 +362,7 @@ void exercise_free(struct exercise *x)
 {
     free(x->start_file);
     free(x->start_name);
+    free(x->base_file);
     free(x->solution_file);
     for (size_t i = 0; i < x->nhints; i++)
         free(x->hints[i]);
@@ -415,6 +419,46 @@ static int check_unique(const struct exercise *x, const char *path, const char *
     return 0;
 }
 
+char *exercise_start_text(const struct exercise *x, size_t *len, struct error *e)
+{
+    char *gaps, *base, *text = NULL;
+    size_t n;
+
+    if (!x->base_file)
+        return files_read(x->start_file, LESSON_KERNEL_MAX, "a starting kernel", len, e);
+    gaps = files_read(x->start_file, GAPS_FILE_MAX, "a gap file", &n, e);
+    base = gaps ? files_read(x->base_file, LESSON_KERNEL_MAX, "the lesson's kernel", &n, e) : NULL;
+    if (base && gaps_apply(base, x->base_file, gaps, x->start_file, &text, len, e) < 0)
+        text = NULL;
+    free(gaps);
+    free(base);
+    return text;
+}
+
+/* A start written as a gap file edits the lesson's kernel: the edits must apply now, so that a
+   lesson whose kernel changed under its exercise is refused here, not met by a student. */
+static int check_gaps(struct exercise *x, const char *path, const char *text, const struct lesson_set *lessons,
+                      struct error *e)
+{
+    const struct lesson *owner;
+    char *start;
+    size_t len;
+
+    if (!str_has_suffix(x->start_file, ".gap"))
+        return 0;
+    owner = lesson_set_find(lessons, x->lesson);
+    if (!owner || !owner->kernel_file) {
+        error_set(e, "%s:%d: a gap file edits the kernel of lesson %d, which has none", path,
+                  header_line(text, "kernel"), x->lesson);
+        return -1;
+    }
+    x->base_file = xstrdup(owner->kernel_file);
+    if (!(start = exercise_start_text(x, &len, e)))
+        return -1;
+    free(start);
+    return 0;
+}
+
 static int load_one(const char *path, const char *const *dirs, const struct lesson_set *lessons,
                     struct exercise_set *set, struct error *e)
 {
@@ -433,7 +477,8 @@ static int load_one(const char *path, const char *const *dirs, const struct less
         free(text);
         return -1;
     }
-    if (check_lessons(&x, path, text, lessons, e) < 0 || check_unique(&x, path, text, set, e) < 0) {
+    if (check_lessons(&x, path, text, lessons, e) < 0 || check_unique(&x, path, text, set, e) < 0 ||
+        check_gaps(&x, path, text, lessons, e) < 0) {
         free(text);
         exercise_free(&x);
         return -1;

@@ -20,7 +20,7 @@ void practice_file(const char *dir, const struct exercise *x, char *buf, size_t 
 static int write_start(const char *dir, const struct exercise *x, char *tmp, size_t len, struct error *e)
 {
     size_t n;
-    char *text = files_read(x->start_file, LESSON_KERNEL_MAX, "a starting kernel", &n, e);
+    char *text = exercise_start_text(x, &n, e);
     int fd;
     bool failed;
 
@@ -92,7 +92,7 @@ int practice_as_shipped(const char *path, const struct exercise *x)
 
     error_init(&e);
     mine = files_read(path, LESSON_KERNEL_MAX, "your kernel", &n, &e);
-    start = mine ? files_read(x->start_file, LESSON_KERNEL_MAX, "a starting kernel", &m, &e) : NULL;
+    start = mine ? exercise_start_text(x, &m, &e) : NULL;
     if (mine && start && n == m && memcmp(mine, start, n) == 0) {
         const char *todo = memmem(mine, n, "TODO", 4);
         line = todo ? 1 : -1;

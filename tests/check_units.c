@@ -12,7 +12,7 @@ int main(void)
         xalloc_suite, measure_suite, errmap_suite, exercise_suite, practice_suite, progress_suite, check_suite,
         roofline_suite, waves_suite, ceilings_suite, inside_suite, sources_suite, hostcode_suite, json_suite,
         clblastparams_suite, needs_suite, compare_suite, reference_suite, plot_suite, kernelargs_suite,
-        races_suite, isolate_suite, fences_suite,
+        races_suite, isolate_suite, fences_suite, gaps_suite,
     };
     SRunner *sr = srunner_create(NULL);
     int failed;

@@ -28,14 +28,25 @@ for file in "$top_srcdir"/exercises/*.exercise; do
     predict=
     grep -q '^predict:' "$file" && predict="--predict 1.5"
 
-    grep -q 'TODO' "$top_srcdir/exercises/$start" && ok "$name: the starting kernel marks its gaps with TODO" ||
+    # The start as shipped: the file, or (a gap file, exercises/FORMAT) the lesson's kernel with
+    # the file's edits, as --reset writes it into a workspace of its own.
+    ref="$top_srcdir/exercises/$start"
+    case $start in
+    *.gap)
+        ref="$tmp/ref/${start%.gap}.cl"
+        "$tutor" --reset "$n" --workspace "$tmp/ref" >/dev/null 2>&1 && [ -s "$ref" ] &&
+            ok "$name: the gap file makes a start from the lesson's kernel" ||
+            { : >"$tmp/out"; not_ok "$name: the gap file makes a start from the lesson's kernel"; }
+        start="${start%.gap}.cl" ;;
+    esac
+    grep -q 'TODO' "$ref" && ok "$name: the starting kernel marks its gaps with TODO" ||
         { : >"$tmp/out"; not_ok "$name: the starting kernel has no TODO"; }
 
     # The start, copied into the workspace by the check itself.
     "$tutor" --check "$n" --workspace "$tmp/ws" $predict >"$tmp/out" 2>&1
     status=$?
     if [ "$status" -eq 1 ] && grep -Eq 'Does not build|Result: not verified' "$tmp/out" &&
-        cmp -s "$tmp/ws/$start" "$top_srcdir/exercises/$start"; then
+        cmp -s "$tmp/ws/$start" "$ref"; then
         ok "$name: the starting kernel fails its check ($(grep -Eo 'Does not build|not verified yet \([a-z ()-]*\)' "$tmp/out" | head -1))"
     else
         echo "    exit status $status, expected 1 with a failed check" >>"$tmp/out"
@@ -43,7 +54,7 @@ for file in "$top_srcdir"/exercises/*.exercise; do
     fi
     # The check says the file is the start as shipped, with the line of its first TODO, and
     # guesses no other cause from C.
-    todo=$(grep -n TODO "$top_srcdir/exercises/$start" | head -1 | cut -d: -f1)
+    todo=$(grep -n TODO "$ref" | head -1 | cut -d: -f1)
     if grep -q "^Your file is the starting kernel as shipped: fill the gap marked TODO (line $todo) first\.$" "$tmp/out" &&
         ! grep -q '^    Hint: ' "$tmp/out"; then
         ok "$name: the check of the start says it is the start, TODO at line $todo"
@@ -75,7 +86,7 @@ done
 # elements are wrong and points at the fragments. (The same awk script makes the kernel to
 # check on an NVIDIA GPU, whose map must be the same.)
 if [ -f "$top_srcdir/exercises/16-fragments.exercise" ]; then
-    awk -f "$top_srcdir/tests/fragments/swap-a1-a2.awk" "$top_srcdir/exercises/16-fragments.cl" >"$tmp/swapped.cl"
+    awk -f "$top_srcdir/tests/fragments/swap-a1-a2.awk" "$tmp/ref/16-fragments.cl" >"$tmp/swapped.cl"
     "$tutor" --check 16 "$tmp/swapped.cl" >"$tmp/out" 2>&1
     status=$?
     if [ "$status" -eq 1 ] && grep -q '^  128x128x128      wrong: launch 1 of 3: C\[0\]\[0\] = 3.14763, expected -0.403365$' "$tmp/out" &&

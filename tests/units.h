@@ -36,6 +36,7 @@ Suite *ceilings_suite(void);
 Suite *inside_suite(void);
 Suite *races_suite(void);
 Suite *fences_suite(void);
+Suite *gaps_suite(void);
 Suite *isolate_suite(void);
 Suite *sources_suite(void);
 Suite *hostcode_suite(void);

@@ -2,7 +2,7 @@
 # fragments of lesson 20's table, except that a1 and a2 trade places: a1 = A(g, t+4),
 # a2 = A(g+8, t). A mapping broken on purpose, whose error map must be the same wherever
 # the kernel runs (on tensor cores, or emulated). Used by tests/exercises.sh and by hand
-# on a GPU: awk -f tests/fragments/swap-a1-a2.awk exercises/16-fragments.cl > broken.cl
+# on a GPU: clmm-tutor --reset 16 --workspace ws && awk -f tests/fragments/swap-a1-a2.awk ws/16-fragments.cl > broken.cl
 /TODO: this work-item's fragments/ { skip = 1 }
 skip && /b\[j\]\[c\] = 0\.0f;/ {
     skip = 0
