@@ -235,7 +235,8 @@ void errmap_classify(const float *C, const double *ref, const double *scale, lon
         em->pattern = ERRMAP_FACTOR;
     else if (em->wrong == em->total)
         em->pattern = ERRMAP_EVERYWHERE;
-    else if (em->tile_rows > 0 && edges(wrong, em))
+    else if (em->tile_rows > 0 && (m > em->tile_rows || n > em->tile_cols) && edges(wrong, em))
+        /* Where one tile holds all of C, its edge is all there is: no pattern to name. */
         em->pattern = ERRMAP_EDGES;
     else if (em->tile_rows > 0 && index_bug(wrong, em))
         em->pattern = ERRMAP_INDEX;

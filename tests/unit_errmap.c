@@ -158,6 +158,13 @@ START_TEST(test_errmap_edges)
         f.C[i * 32 + 31] += 1.0f;
     classify(&f, 8, 8, &em);
     ck_assert_int_ne(em.pattern, ERRMAP_EDGES);
+    /* One tile larger than C holds all of it: wrong nearly everywhere is not "the edges". */
+    fake_free(&f);
+    fake_init(&f, 20, 36);
+    for (long long i = 1; i < 20 * 36; i++)
+        f.C[i] += 1.0f;
+    classify(&f, 64, 64, &em);
+    ck_assert_int_ne(em.pattern, ERRMAP_EDGES);
     fake_free(&f);
 }
 END_TEST
