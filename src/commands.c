@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,36 +37,12 @@
 #include "report.h"
 #include "xalloc.h"
 
-/* Prints an error; it may quote a lesson file (a title, a key) that holds control
-   characters, so it is made printable first. */
-int commands_fail(int status, const struct error *e)
-{
-    char *msg = text_printable(e->msg, true), *detail = e->detail ? text_printable(e->detail, true) : NULL;
-
-    fprintf(stderr, "clmm-tutor: %s\n", msg);
-    if (detail)
-        fprintf(stderr, "%s\n", detail);
-    free(msg);
-    free(detail);
-    return status;
-}
-
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "clmm-tutor: ");
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nTry 'clmm-tutor --help'.\n");
     return EXIT_USAGE;
-}
-
-int commands_terminal_width(void)
-{
-    struct winsize ws;
-
-    /* A terminal's width, between 40 and 100 columns; 80 when not a terminal. */
-    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        return ws.ws_col < 40 ? 40 : ws.ws_col > 100 ? 100 : ws.ws_col;
-    return 80;
 }
 
 /* The lesson directory: --lessons DIR, else the installed (or source tree) lessons. */
@@ -87,7 +62,7 @@ static int load_lessons(const struct options *opts, struct lesson_set *set)
     error_init(&e);
     lessons_dir(opts, dir, sizeof dir);
     if (lesson_set_load(dir, set, &e) < 0)
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     return EXIT_OK;
 }
 
@@ -140,43 +115,6 @@ static int check_param_names(const struct options *opts, const struct lesson_set
     return 0;
 }
 
-struct isolate *commands_apart(const struct options *opts)
-{
-    return opts->lessons_dir ? isolate_new(NULL, NULL) : NULL;
-}
-
-int commands_select_device(const struct options *opts, struct device_list *list, const struct device_info **d)
-{
-    const char *spec = opts->device ? opts->device : getenv("CLMM_TUTOR_DEVICE");
-    struct error e;
-
-    error_init(&e);
-    if (device_list_load(list, &e) < 0)
-        return commands_fail(EXIT_ENVIRONMENT, &e);
-    *d = device_select(list, spec, &e);
-    if (!*d) {
-        device_list_free(list);
-        return commands_fail(EXIT_ENVIRONMENT, &e);
-    }
-    return EXIT_OK;
-}
-
-int commands_open_device(const struct options *opts, struct device_list *list, struct ocl *cl)
-{
-    const struct device_info *d;
-    struct error e;
-    int status;
-
-    error_init(&e);
-    if ((status = commands_select_device(opts, list, &d)) != EXIT_OK)
-        return status;
-    if (ocl_open(cl, d, &e) < 0) {
-        device_list_free(list);
-        return commands_fail(EXIT_ENVIRONMENT, &e);
-    }
-    return EXIT_OK;
-}
-
 static int measure_ceilings(struct ocl *cl, struct ceilings *c, struct error *e);
 
 /* --show N --host-code: the launch at the size asked for, with the lesson's defaults and
@@ -196,7 +134,7 @@ static int host_code(const struct options *opts, const struct lesson *l)
     }
     error_init(&e);
     if (params_choose(&req, l, NULL, opts->sizes[0], &ps, &origin, &e) < 0)
-        return commands_fail(EXIT_USAGE, &e);
+        return cli_fail(EXIT_USAGE, &e);
     if (origin.rules_unapplied)
         fprintf(stderr, "clmm-tutor: lesson %d chooses some parameters by rule from the device's compute units; "
                         "without a device this code has their defaults (set them with --param; "
@@ -204,7 +142,7 @@ static int host_code(const struct options *opts, const struct lesson *l)
     if (!(text = hostcode_generate(l, &ps, opts->sizes[0], &e))) {
         error_prefix(&e, "lesson %d at %lldx%lldx%lld", l->number, opts->sizes[0].m, opts->sizes[0].n,
                      opts->sizes[0].k);
-        return commands_fail(EXIT_RUN_FAILED, &e);
+        return cli_fail(EXIT_RUN_FAILED, &e);
     }
     fputs(text, stdout);
     free(text);
@@ -256,7 +194,7 @@ int commands_clblast_params(const struct options *opts, struct clblast_params *c
     free(list);
     if (rc < 0) {
         error_prefix(&e, "%s", opts->nclblast_files ? "--clblast-params" : CLBLAST_PARAMS_ENV);
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     }
     if (cp->notes[0])
         fprintf(stderr, "clmm-tutor: of several files of one CLBlast kernel, the fastest is applied:\n%s",
@@ -378,7 +316,7 @@ int commands_compare(const struct options *opts, struct compare *c, struct compa
     error_init(&e);
     if (compare_load(c, opts->compare_file, &e) < 0) {
         error_prefix(&e, "--compare");
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     }
     *saved = c;
     return EXIT_OK;
@@ -432,7 +370,7 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
             free(cp);
             if (saved)
                 compare_free(saved);
-            return commands_fail(EXIT_ENVIRONMENT, &e);
+            return cli_fail(EXIT_ENVIRONMENT, &e);
         }
     }
     for (size_t d = 0; d < n; d++) {
@@ -449,7 +387,7 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
     bv->nsizes = opts->nsizes;
     bv->steps = n * opts->nsizes * (lessons + references);
     meter_init(&bv->meter, stderr);
-    bv->apart = commands_apart(opts);
+    bv->apart = cli_apart(opts);
     bv->mc = opts->measure;
     bv->mc.progress = meter_progress;
     bv->mc.progress_ctx = &bv->meter;
@@ -465,7 +403,7 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
         error_init(&e);
         if (plot_save(&bv->plot, opts->plot_file, &e) < 0) {
             error_prefix(&e, "--plot");
-            status = commands_fail(EXIT_ENVIRONMENT, &e);
+            status = cli_fail(EXIT_ENVIRONMENT, &e);
         } else {
             fprintf(stderr, "clmm-tutor: the chart is in %s\n", opts->plot_file);
         }
@@ -525,59 +463,10 @@ static void print_step(void *ctx, const struct tune_step *st)
     tune_next(tv, st->space, st->done);
 }
 
-/* The signal (SIGINT, SIGTERM, SIGHUP) that interrupted a search or a check, 0 until one
-   came. A signal handler can only reach a variable of the file: this one is written by it
-   alone. */
-static atomic_int interrupted;
-static const char *interrupt_message;
-
-/* The first interrupt cancels the work, as the tutor's x does, and says so. A second one
-   ends the program at once. */
-static void on_interrupt(int sig)
-{
-    ssize_t written;
-
-    if (atomic_exchange(&interrupted, sig) != 0) {
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return;
-    }
-    written = write(STDERR_FILENO, interrupt_message, strlen(interrupt_message));
-    (void)written;              /* nothing to do when stderr is gone */
-}
-
-static const int interrupts[COMMANDS_INTERRUPTS] = { SIGINT, SIGTERM, SIGHUP };
-
-const atomic_int *commands_catch_interrupts(struct sigaction *old, const char *message)
-{
-    struct sigaction sa;
-
-    interrupt_message = message;
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_interrupt;
-    for (size_t i = 0; i < COMMANDS_INTERRUPTS; i++)
-        if (sigaction(interrupts[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
-            sigaction(interrupts[i], &sa, NULL);
-    return &interrupted;
-}
-
-void commands_release_interrupts(const struct sigaction *old)
-{
-    int sig;
-
-    for (size_t i = 0; i < COMMANDS_INTERRUPTS; i++)
-        sigaction(interrupts[i], &old[i], NULL);
-    sig = atomic_load(&interrupted);
-    if (sig) {
-        fflush(stdout);
-        fflush(stderr);
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
-}
-
 /* Searches one lesson's parameters and saves the best for this device. */
+/* The flag an interrupt sets while the tuner runs (cli_catch_interrupts). */
+static const atomic_int *tune_cancel;
+
 static int tune(const struct options *opts, const struct lesson_set *set, int lesson, struct ocl *cl)
 {
     const struct lesson *l = lesson_set_find(set, lesson);
@@ -603,13 +492,13 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     if (tune_log_path(device, l->number, opts->sizes[0], log_path, sizeof log_path) < 0 ||
         tuned_path(saved, sizeof saved) < 0) {
         error_set(&e, "the tuner keeps its files under XDG_STATE_HOME and XDG_DATA_HOME, or HOME: set one");
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     }
     /* Refused as measuring it is (tune_run would say the same, as an error of the tuner). */
     if (lesson_device_check(l, cl->device, &e) < 0 ||
         workspace_init(&w, cl, opts->sizes[0], opts->measure.seed, &e) < 0)
-        return commands_fail(EXIT_RUN_FAILED, &e);
-    if ((apart = commands_apart(opts)))
+        return cli_fail(EXIT_RUN_FAILED, &e);
+    if ((apart = cli_apart(opts)))
         isolate_attach(apart, &w);
     title = text_printable(l->short_title, false);
     printf("Tuning lesson %d (%s) at %lldx%lldx%lld\non %s\n", l->number, title,
@@ -619,7 +508,7 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
            tune_space_size(l), to.max_configs, to.time_limit_s);
     printf("Log (to resume): %s\n\n", log_path);
     fflush(stdout);
-    to.measure.cancel = &interrupted;   /* caught by the caller (commands_catch_interrupts) */
+    to.measure.cancel = tune_cancel;    /* caught by the caller (cli_catch_interrupts) */
     meter_init(&tv.meter, stderr);
     tv.meter.deadline_s = to.time_limit_s;
     to.measure.progress = meter_progress;
@@ -630,12 +519,12 @@ static int tune(const struct options *opts, const struct lesson_set *set, int le
     workspace_free(&w);
     isolate_free(apart);
     if (rc < 0)
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     report_tune_summary(stdout, l, &res, opts->restart);
     status = res.verified > 0 ? EXIT_OK : EXIT_RUN_FAILED;
     if (res.verified > 0 &&
         tuned_save(saved, device, l, &res.best, res.best_gflops, opts->sizes[0], res.complete, &kept, &e) < 0)
-        status = commands_fail(EXIT_ENVIRONMENT, &e);
+        status = cli_fail(EXIT_ENVIRONMENT, &e);
     else if (kept)
         printf("Not saved: %s holds faster parameters found at this size; finish the search to\n"
                "replace them.\n", saved);
@@ -773,21 +662,21 @@ static int inside(const struct options *opts, const struct lesson_set *set, int 
     error_init(&e);
     params_request_init(opts, path, sizeof path, &req);
     if (params_choose(&req, l, cl->device, opts->sizes[0], &ps, &origin, &e) < 0)
-        return commands_fail(EXIT_USAGE, &e);
+        return cli_fail(EXIT_USAGE, &e);
     params_origin_describe(&origin, origin_text, sizeof origin_text);
     if (figures_compute(l, &ps, opts->sizes[0], NULL, &d, &e) < 0) {
         error_prefix(&e, "lesson %d at %lldx%lldx%lld", l->number, opts->sizes[0].m, opts->sizes[0].n,
                      opts->sizes[0].k);
-        return commands_fail(EXIT_RUN_FAILED, &e);
+        return cli_fail(EXIT_RUN_FAILED, &e);
     }
     if (inside_examine(cl, l, &ps, d.has_item ? d.outputs_per_item : 0, &in, &e) < 0) {
-        status = commands_fail(EXIT_RUN_FAILED, &e);
+        status = cli_fail(EXIT_RUN_FAILED, &e);
         error_clear(&e);
         return status;
     }
     if (opts->binary_file) {
         if (save_binary(&in, opts->binary_file, &e) < 0)
-            status = commands_fail(in.binary ? EXIT_ENVIRONMENT : EXIT_RUN_FAILED, &e);
+            status = cli_fail(in.binary ? EXIT_ENVIRONMENT : EXIT_RUN_FAILED, &e);
         else
             saved = true;
     }
@@ -800,7 +689,7 @@ static int inside(const struct options *opts, const struct lesson_set *set, int 
                            has_waves ? &w : NULL);
     } else {
         static char lines[200][INSIDE_LINE_BYTES];
-        size_t n = inside_describe(&in, commands_terminal_width(), lines, 200);
+        size_t n = inside_describe(&in, cli_terminal_width(), lines, 200);
         printf("At %lldx%lldx%lld%s%s%s\n", opts->sizes[0].m, opts->sizes[0].n, opts->sizes[0].k,
                origin_text[0] ? " (parameters: " : "", origin_text, origin_text[0] ? ")" : "");
         for (size_t i = 0; i < n; i++) {
@@ -811,7 +700,7 @@ static int inside(const struct options *opts, const struct lesson_set *set, int 
         printf("\nWaves of work-groups on %s:\n", cl->device->name);
         if (has_waves) {
             static char wave_lines[16][WAVES_LINE_BYTES];
-            n = waves_draw(&w, commands_terminal_width(), 16, false, wave_lines);   /* ASCII: any terminal, any pipe */
+            n = waves_draw(&w, cli_terminal_width(), 16, false, wave_lines);   /* ASCII: any terminal, any pipe */
             for (size_t i = 0; i < n; i++)
                 printf("%s\n", wave_lines[i]);
         } else {
@@ -833,7 +722,7 @@ static int with_device(const struct options *opts, const struct lesson_set *set,
 {
     struct device_list list;
     struct ocl cl;
-    int status = commands_open_device(opts, &list, &cl);
+    int status = cli_open_device(opts, &list, &cl);
 
     if (status != EXIT_OK)
         return status;
@@ -858,13 +747,13 @@ static int bench_devices(const struct options *opts, const struct lesson_set *se
         return with_device(opts, set, lesson, bench);
     error_init(&e);
     if (device_list_load(&list, &e) < 0)
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     if ((rc = device_select_many(&list, spec, chosen, REPORT_MAX_DEVICES, &n, &e)) < 0)
-        status = commands_fail(rc == -2 ? EXIT_USAGE : EXIT_ENVIRONMENT, &e);
+        status = cli_fail(rc == -2 ? EXIT_USAGE : EXIT_ENVIRONMENT, &e);
     for (; status == EXIT_OK && opened < n; opened++)
         if (ocl_open(&cls[opened], chosen[opened], &e) < 0) {
             error_prefix(&e, "[%d] %s", chosen[opened]->index, chosen[opened]->name);
-            status = commands_fail(EXIT_ENVIRONMENT, &e);
+            status = cli_fail(EXIT_ENVIRONMENT, &e);
             break;
         }
     if (status == EXIT_OK)
@@ -942,7 +831,7 @@ static int devices(void)
 
     error_init(&e);
     if (device_list_load(&list, &e) < 0)
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     device_list_print(stdout, &list, print_device_ceilings, &unkept);
     if (unkept)
         printf("\nFP32 peak and bandwidth: measured now, and not kept (the reason is above): each run\n"
@@ -993,14 +882,14 @@ static int ceilings(const struct options *opts)
     struct ceilings c;
     struct error e;
     char path[4096], device[600], text[1024];
-    int status = commands_open_device(opts, &list, &cl);
+    int status = cli_open_device(opts, &list, &cl);
 
     if (status != EXIT_OK)
         return status;
     error_init(&e);
     if (measure_ceilings(&cl, &c, &e) < 0) {
         error_prefix(&e, "the ceilings of [%d] %s were not measured", cl.device->index, cl.device->name);
-        status = commands_fail(EXIT_RUN_FAILED, &e);
+        status = cli_fail(EXIT_RUN_FAILED, &e);
     } else if (opts->format == FORMAT_JSON) {
         print_ceilings_json(&c, cl.device, ceilings_path(path, sizeof path) == 0 ? path : NULL);
     } else {
@@ -1116,7 +1005,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
         error_init(&e);
         if ((lesson < 0 || set.items[i].number == lesson) &&
             params_choose(&req, &set.items[i], NULL, opts->sizes[0], &ps, &origin, &e) < 0)
-            status = commands_fail(EXIT_USAGE, &e);
+            status = cli_fail(EXIT_USAGE, &e);
     }
     if (status != 0) {
         lesson_set_free(&set);
@@ -1130,12 +1019,12 @@ int commands_run(const struct options *opts, commands_screen *screen)
         if (opts->host_code)
             status = host_code(opts, lesson_set_find(&set, lesson));
         else
-            report_show(stdout, lesson_set_find(&set, lesson), &set.sources, commands_terminal_width());
+            report_show(stdout, lesson_set_find(&set, lesson), &set.sources, cli_terminal_width());
         break;
     case MODE_SOURCES: {
         char dir[4096];
         lessons_dir(opts, dir, sizeof dir);
-        report_sources(stdout, &set.sources, dir, commands_terminal_width());
+        report_sources(stdout, &set.sources, dir, cli_terminal_width());
         break;
     }
     case MODE_BENCH:
@@ -1152,12 +1041,12 @@ int commands_run(const struct options *opts, commands_screen *screen)
         }
         break;
     case MODE_TUNE: {
-        struct sigaction old[COMMANDS_INTERRUPTS];
-        commands_catch_interrupts(old, "\nclmm-tutor: interrupted: the search stops after the running launch "
-                                       "(interrupt again to end at once; this configuration is then skipped "
-                                       "as one that did not finish)\n");
+        struct sigaction old[CLI_INTERRUPTS];
+        tune_cancel = cli_catch_interrupts(old, "\nclmm-tutor: interrupted: the search stops after the running "
+                                                "launch (interrupt again to end at once; this configuration is "
+                                                "then skipped as one that did not finish)\n");
         status = with_device(opts, &set, lesson, tune);
-        commands_release_interrupts(old);
+        cli_release_interrupts(old);
         break;
     }
     default:
@@ -1180,7 +1069,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
             break;
         }
         /* Not a terminal: the lesson, then its measurement, as text. */
-        report_show(stdout, lesson_set_find(&set, lesson), &set.sources, commands_terminal_width());
+        report_show(stdout, lesson_set_find(&set, lesson), &set.sources, cli_terminal_width());
         printf("\n");
         fflush(stdout);
         status = with_device(opts, &set, lesson, bench);

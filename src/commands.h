@@ -14,13 +14,7 @@
 #include "lesson.h"
 #include "compare.h"
 #include "options.h"
-
-enum exit_status {
-    EXIT_OK = 0,
-    EXIT_RUN_FAILED = 1,        /* a run was wrong, refused or failed */
-    EXIT_USAGE = 2,             /* bad arguments */
-    EXIT_ENVIRONMENT = 3,       /* no usable OpenCL device, unreadable or malformed lessons */
-};
+#include "cli.h"
 
 /* The interactive screen, given by the program (the engine has no curses). exercises is
    the exercise set; opts->exercise says whether the screen opens on one of them. */
@@ -31,27 +25,6 @@ typedef int commands_screen(const struct options *opts, const struct lesson_set 
    standard input and output are terminals; otherwise (or without a screen) the lesson is
    printed, then measured. */
 int commands_run(const struct options *opts, commands_screen *screen);
-
-/* For the other modes' files: prints "clmm-tutor: MESSAGE" (made printable) and the detail,
-   returns status; opens the device of --device, CLMM_TUTOR_DEVICE or the default (printing
-   why not and returning EXIT_ENVIRONMENT); the width text is wrapped to. */
-int commands_fail(int status, const struct error *e);
-int commands_open_device(const struct options *opts, struct device_list *list, struct ocl *cl);
-int commands_terminal_width(void);
-/* With --lessons, a child process for the lessons' kernels (isolate.h: they are not the
-   installed ones); NULL with the installed lessons, which run in this process. */
-struct isolate *commands_apart(const struct options *opts);
-/* The device of --device, CLMM_TUTOR_DEVICE or the default, listed but not opened. */
-int commands_select_device(const struct options *opts, struct device_list *list, const struct device_info **d);
-
-/* SIGINT, SIGTERM and SIGHUP while a long step runs: the first one prints message on
-   stderr and sets the flag returned, which the step takes as its cancel flag; a second
-   one ends the program at once. old keeps the handlers found, for
-   commands_release_interrupts, which puts them back and then, after an interrupt, ends the
-   program as that signal does (for a shell, status 128 + its number). */
-#define COMMANDS_INTERRUPTS 3
-const atomic_int *commands_catch_interrupts(struct sigaction *old, const char *message);
-void commands_release_interrupts(const struct sigaction *old);
 
 /* CLBlast's tuned parameters for the reference row: from --clblast-params, else from the
    files of CLMM_TUTOR_CLBLAST_PARAMS (for --bench and the tutor, with the reference row, in

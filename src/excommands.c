@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "datadir.h"
 #include "fences.h"
 #include "files.h"
@@ -31,7 +31,7 @@ int excommands_load(const struct options *opts, const struct lesson_set *lessons
     else
         snprintf(dir, sizeof dir, "%s/exercises", datadir_get());
     if (exercise_set_load(dir, lessons, set, &e) < 0)
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     return EXIT_OK;
 }
 
@@ -419,7 +419,7 @@ static int student_file(const struct options *opts, const struct exercise *x, ch
         return EXIT_OK;
     }
     if (practice_prepare(excommands_workspace(opts), x, path, len, &created, &e) < 0)
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     if (created)
         fprintf(stderr, "clmm-tutor: created %s from the starting kernel of exercise %d: edit it, then check "
                         "again\n", path, x->number);
@@ -489,7 +489,7 @@ static void line_waiting(void *ctx, const struct check_step *st, double elapsed_
 static int run_isolated(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x,
                         struct check_options *co, struct check_report *r)
 {
-    struct sigaction old[COMMANDS_INTERRUPTS];
+    struct sigaction old[CLI_INTERRUPTS];
     struct device_list list;
     const struct device_info *d;
     struct check_line line;
@@ -498,7 +498,7 @@ static int run_isolated(const struct options *opts, const struct lesson_set *les
     char device[600];
     int status, rc;
 
-    if ((status = commands_select_device(opts, &list, &d)) != EXIT_OK)
+    if ((status = cli_select_device(opts, &list, &d)) != EXIT_OK)
         return status;
     error_init(&e);
     device_describe(d, device, sizeof device);
@@ -512,7 +512,7 @@ static int run_isolated(const struct options *opts, const struct lesson_set *les
     co->step = line_step;
     co->waiting = line_waiting;
     co->step_ctx = &line;
-    co->measure.cancel = commands_catch_interrupts(old, "\nclmm-tutor: interrupted: the check stops now\n");
+    co->measure.cancel = cli_catch_interrupts(old, "\nclmm-tutor: interrupted: the check stops now\n");
     iso = isolate_new(NULL, NULL);
     rc = isolate_check(iso, d, x, lessons, co, opts->check_timeout_s, r, &e);
     isolate_free(iso);
@@ -526,11 +526,11 @@ static int run_isolated(const struct options *opts, const struct lesson_set *les
         fprintf(stderr, "clmm-tutor: the check of exercise %d was stopped while %s; its kernel was ended, and "
                         "nothing is recorded\n", x->number, line.step[0] ? line.step : "starting");
         check_report_free(r);
-        commands_release_interrupts(old);   /* ends the program as the signal does */
+        cli_release_interrupts(old);   /* ends the program as the signal does */
         return EXIT_RUN_FAILED;
     }
-    commands_release_interrupts(old);
-    return rc < 0 ? commands_fail(EXIT_ENVIRONMENT, &e) : EXIT_OK;
+    cli_release_interrupts(old);
+    return rc < 0 ? cli_fail(EXIT_ENVIRONMENT, &e) : EXIT_OK;
 }
 
 static int check(const struct options *opts, const struct lesson_set *lessons, const struct exercise *x)
@@ -561,7 +561,7 @@ static int check(const struct options *opts, const struct lesson_set *lessons, c
             report_json_string(stdout, e.msg);
             printf("}\n");
         }
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     }
     free(text);
     co.file = path;
@@ -611,7 +611,7 @@ static int reset(const struct options *opts, const struct exercise *x)
         }
     }
     if (practice_reset(excommands_workspace(opts), x, backup, sizeof backup, &e) < 0)
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     if (backup[0])
         printf("%s holds the starting kernel of exercise %d again; your file is kept as %s.\n", path, x->number,
                backup);
@@ -650,7 +650,7 @@ static int solution(const struct options *opts, const struct lesson_set *lessons
     }
     exercise_solution_lesson(x, lessons, &sol);
     if (!(text = files_read(sol.kernel_file, LESSON_KERNEL_MAX, "the solution", &len, &e)))
-        return commands_fail(EXIT_ENVIRONMENT, &e);
+        return cli_fail(EXIT_ENVIRONMENT, &e);
     printf("==== solution of exercise %d: %s ====\n", x->number, sol.kernel_file);
     put_printable(stdout, text);
     if (len && text[len - 1] != '\n')
@@ -694,7 +694,7 @@ static int hint(const struct exercise *x)
         if (p.e[x->number].hints < shown)
             shown = p.e[x->number].hints + 1;
         if (shown > p.e[x->number].hints && progress_note(path, x->number, shown, false, NULL, &e) < 0)
-            return commands_fail(EXIT_ENVIRONMENT, &e);
+            return cli_fail(EXIT_ENVIRONMENT, &e);
     }
     print_hints(x, shown);
     if (shown == (int)x->nhints)
@@ -707,7 +707,7 @@ static int walk_through(const struct options *opts, const struct lesson_set *les
 {
     char goal[256], progress[4096];
     int shown = 0;
-    int width = commands_terminal_width();
+    int width = cli_terminal_width();
 
     printf("Exercise %d: ", x->number);
     put_printable(stdout, x->l.title);

@@ -222,7 +222,7 @@ static int build_key(struct tutor *t, int key)
 
 static int apply_size(struct tutor *t)
 {
-    struct gemm_size sizes[OPTIONS_MAX_SIZES];
+    struct gemm_size sizes[SIZES_MAX_COUNT];
     size_t count = 0;
     struct error e;
     int rc = 0;
@@ -231,7 +231,7 @@ static int apply_size(struct tutor *t)
     if (!t->input[0]) {
         snprintf(t->input_error, sizeof t->input_error, "type a size: N, or MxNxK such as 1000x700x300");
         rc = -1;
-    } else if (options_parse_sizes(t->input, sizes, &count, &e) < 0 || count != 1) {
+    } else if (sizes_parse(t->input, sizes, &count, &e) < 0 || count != 1) {
         const char *why = e.msg;
         int len = strstr(why, " (examples") ? (int)(strstr(why, " (examples") - why) : (int)strlen(why);
         if (count > 1)
