@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "geometry.h"
-#include "isolate.h"
+#include "check.h"
 #include "measure.h"
 
 /* The child reads jobs on this descriptor and writes its messages on the next. */
