@@ -7,28 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "clblastparams.h"
 #include "measure.h"
-
-/* What the reference rows are measured with. */
-struct reference_settings {
-    const struct clblast_params *clblast;   /* CLBlast's tuned parameters; NULL: its own */
-};
-
-struct reference_kind {
-    int lesson;                 /* its rows' lesson number, below 0 (-1: CLBlast), which keys
-                                   its results and names it in CSV and JSON */
-    const char *name;           /* "CLBlast": what is being measured, in a progress line */
-    /* Its row's title ("CLBlast (tuned)") into buf. */
-    void (*title)(const struct reference_settings *rs, char *buf, size_t len);
-    /* Optional (NULL: none): the parameters its rows are measured with, as their results are
-       keyed (run_result.params), so that results of other parameters are kept apart. */
-    const char *(*params)(const struct reference_settings *rs);
-    /* Measures the library on the workspace into r, whose lesson, title and size are set;
-       RUN_ERROR with why when it cannot run. */
-    void (*measure)(struct workspace *w, const struct reference_settings *rs, const struct measure_config *cfg,
-                    struct run_result *r);
-};
+#include "reference_kind.h"
 
 /* The reference rows of this build, i from 0 to reference_count() - 1. */
 size_t reference_count(void);

@@ -1,10 +1,10 @@
-/* runner_cblas.h: the CPU's own BLAS through CBLAS (OpenBLAS), a reference row (reference.h). */
+/* runner_cblas.h: the CPU's own BLAS through CBLAS (OpenBLAS), a reference row (reference_kind.h). */
 #ifndef CLMM_RUNNER_CBLAS_H
 #define CLMM_RUNNER_CBLAS_H
 
 #include <stddef.h>
 
-#include "reference.h"
+#include "reference_kind.h"
 
 /* The row, in a build with a CBLAS: "CPU BLAS (16 threads)", its rows numbered -2. */
 extern const struct reference_kind reference_cblas;

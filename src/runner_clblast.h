@@ -1,10 +1,10 @@
-/* runner_clblast.h: CLBlast's SGEMM on the device, a reference row (reference.h). */
+/* runner_clblast.h: CLBlast's SGEMM on the device, a reference row (reference_kind.h). */
 #ifndef CLMM_RUNNER_CLBLAST_H
 #define CLMM_RUNNER_CLBLAST_H
 
 #include "clblastparams.h"
 #include "ocl.h"
-#include "reference.h"
+#include "reference_kind.h"
 
 /* The row, in a build with CLBlast: "CLBlast (tuned)" with tuned parameters, else
    "CLBlast (defaults)"; its params are the tuned parameters' key, so that results of other
