@@ -13,7 +13,7 @@
 #include "errmap.h"
 #include "files.h"
 #include "gaps.h"
-#include "options.h"
+#include "sizes.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -41,7 +41,7 @@ static int once(struct reading *rd, const char *key, struct error *e)
 static int parse_sizes(const char *key, const char *value, struct gemm_size *out, size_t max, size_t *count,
                        struct error *e)
 {
-    struct gemm_size sizes[OPTIONS_MAX_SIZES];
+    struct gemm_size sizes[SIZES_MAX_COUNT];
     char compact[512];
     size_t n = 0, c = 0;
 
@@ -49,7 +49,7 @@ static int parse_sizes(const char *key, const char *value, struct gemm_size *out
         if (*p != ' ' && *p != '\t')
             compact[n++] = *p;
     compact[n] = '\0';
-    if (options_parse_sizes(compact, sizes, &c, e) < 0) {
+    if (sizes_parse(compact, sizes, &c, e) < 0) {
         error_prefix(e, "%s", key);
         return -1;
     }

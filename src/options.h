@@ -8,11 +8,10 @@
 #include "geometry.h"
 #include "params.h"
 #include "report.h"
+#include "sizes.h"
 
-#define OPTIONS_MAX_SIZES 16
 #define OPTIONS_MAX_PARAMS 16
 #define DEMO_DEFAULT_S 12.0
-#define OPTIONS_MAX_SIDE 65536  /* a larger side is refused before anything runs */
 #define OPTIONS_MAX_CLBLAST_FILES 16
 
 enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUNE, MODE_EXERCISES, MODE_CHECK,
@@ -26,7 +25,7 @@ enum mode { MODE_TUTOR, MODE_LIST, MODE_DEVICES, MODE_SHOW, MODE_BENCH, MODE_TUN
 struct options {
     enum mode mode;
     int lesson;                 /* LESSON_ALL, LESSON_UNSET or a number */
-    struct gemm_size sizes[OPTIONS_MAX_SIZES];
+    struct gemm_size sizes[SIZES_MAX_COUNT];
     size_t nsizes;
     enum report_format format;
     const char *device;         /* NULL: CLMM_TUTOR_DEVICE, else the default; --bench: also
@@ -63,10 +62,6 @@ struct options {
 
 /* Fills opts from argv. Returns 0, or -1 with a one-line message in e (exit status 2). */
 int options_parse(int argc, char **argv, struct options *opts, struct error *e);
-
-/* Parses "1024", "512,1024" or "1000x700x300"; -1 with a message when malformed, which names
-   no option: the caller says where the sizes came from (error_prefix). */
-int options_parse_sizes(const char *text, struct gemm_size *sizes, size_t *count, struct error *e);
 
 void options_usage(FILE *out);
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "files.h"
-#include "options.h"
+#include "sizes.h"
 #include "str.h"
 
 int state_path(char *buf, size_t len)
@@ -26,8 +26,8 @@ static bool parse_size(const char *text, struct gemm_size *s)
 
     if (sscanf(text, "%lldx%lldx%lld%c", &s->m, &s->n, &s->k, &extra) != 3)
         return false;
-    return s->m > 0 && s->n > 0 && s->k > 0 && s->m <= OPTIONS_MAX_SIDE && s->n <= OPTIONS_MAX_SIDE &&
-           s->k <= OPTIONS_MAX_SIDE;
+    return s->m > 0 && s->n > 0 && s->k > 0 && s->m <= SIZES_MAX_SIDE && s->n <= SIZES_MAX_SIDE &&
+           s->k <= SIZES_MAX_SIDE;
 }
 
 /* One line, NUL-terminated in place, into st. */

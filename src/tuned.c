@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "files.h"
-#include "options.h"
+#include "sizes.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -84,7 +84,7 @@ static bool parse_size(const char *text, struct gemm_size *size)
         side[i] = strtoll(text, &end, 10);
         /* Sides the command line would take: larger ones (LLONG_MAX for a number out of
            range) would overflow the nearness test. */
-        if (errno || side[i] <= 0 || side[i] > OPTIONS_MAX_SIDE || *end != (i < 2 ? 'x' : '\0'))
+        if (errno || side[i] <= 0 || side[i] > SIZES_MAX_SIDE || *end != (i < 2 ? 'x' : '\0'))
             return false;
         text = end + 1;
     }

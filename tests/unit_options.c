@@ -218,24 +218,24 @@ END_TEST
 
 START_TEST(test_options_parse_sizes)
 {
-    struct gemm_size sizes[OPTIONS_MAX_SIZES];
+    struct gemm_size sizes[SIZES_MAX_COUNT];
     struct error e;
     size_t count = 99;
     char many[256] = "1";
 
     error_init(&e);
-    ck_assert_int_eq(options_parse_sizes("64,128x256x32,4096", sizes, &count, &e), 0);
+    ck_assert_int_eq(sizes_parse("64,128x256x32,4096", sizes, &count, &e), 0);
     ck_assert_uint_eq(count, 3);
     assert_size(sizes[0], 64, 64, 64);
     assert_size(sizes[1], 128, 256, 32);
     assert_size(sizes[2], 4096, 4096, 4096);
-    for (int i = 2; i <= OPTIONS_MAX_SIZES; i++)
+    for (int i = 2; i <= SIZES_MAX_COUNT; i++)
         snprintf(many + strlen(many), sizeof many - strlen(many), ",%d", i);
-    ck_assert_int_eq(options_parse_sizes(many, sizes, &count, &e), 0);
-    ck_assert_uint_eq(count, OPTIONS_MAX_SIZES);
-    assert_size(sizes[OPTIONS_MAX_SIZES - 1], OPTIONS_MAX_SIZES, OPTIONS_MAX_SIZES, OPTIONS_MAX_SIZES);
+    ck_assert_int_eq(sizes_parse(many, sizes, &count, &e), 0);
+    ck_assert_uint_eq(count, SIZES_MAX_COUNT);
+    assert_size(sizes[SIZES_MAX_COUNT - 1], SIZES_MAX_COUNT, SIZES_MAX_COUNT, SIZES_MAX_COUNT);
     strcat(many, ",17");
-    ck_assert_int_lt(options_parse_sizes(many, sizes, &count, &e), 0);
+    ck_assert_int_lt(sizes_parse(many, sizes, &count, &e), 0);
     ck_assert_ptr_nonnull(strstr(e.msg, "at most"));
 }
 END_TEST
