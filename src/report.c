@@ -10,42 +10,12 @@
 #include "errmap.h"
 #include "needs.h"
 #include "roofline.h"
+#include "rowtext.h"
 #include "side.h"
 #include "sources.h"
 #include "waves.h"
 #include "str.h"
 #include "text.h"
-
-/* Text from a lesson file, made printable (text_printable): a lesson may come from anyone. */
-static void put_text(FILE *out, const char *text, bool keep_lines)
-{
-    char *printable = text_printable(text, keep_lines);
-
-    fputs(printable, out);
-    free(printable);
-}
-
-/* The same, cut to width columns and padded to them. */
-static void put_field(FILE *out, const char *text, int width)
-{
-    char *printable = text_printable(text, false);
-    size_t n = str_prefix(printable, (size_t)width);
-
-    fwrite(printable, 1, n, out);
-    fprintf(out, "%*s", width - (int)str_columns(printable, n), "");
-    free(printable);
-}
-
-/* A lesson's title in a column of width: a side branch's behind its mark, the main line's
-   flush, as --list and the --bench table show them; tag (may be "") at the column's end, where
-   the table marks a TF32 lesson's so that its speed is never read as an FP32 one. */
-static void put_lesson_title(FILE *out, const char *title, bool side_branch, const char *tag, int width)
-{
-    if (side_branch)
-        fprintf(out, "%s ", REPORT_BRANCH_MARK);
-    put_field(out, title, width - (side_branch ? 2 : 0) - (int)strlen(tag));
-    fputs(tag, out);
-}
 
 /* The main-line lesson before set->items[i], the one its side branch leaves; -1 when none. */
 static int branch_root(const struct lesson_set *set, size_t i)
@@ -74,8 +44,8 @@ static void list_branches(FILE *out, const struct lesson_set *set)
         if (first)
             fputc('\n', out);
         first = false;
-        fprintf(out, "%s side branch \"", REPORT_BRANCH_MARK);
-        put_text(out, l->branch, false);
+        fprintf(out, "%s side branch \"", ROWTEXT_BRANCH_MARK);
+        rowtext_put(out, l->branch, false);
         if (end > i)
             fprintf(out, "\": lessons %d to %d", l->number, set->items[end].number);
         else
@@ -121,11 +91,6 @@ static void list_needs(FILE *out, const struct lesson_set *set)
 
 /* The mark --list and the --bench table put at the end of a TF32 lesson's title, so that its
    speed is never read as an FP32 one; "" for the others. */
-static const char *title_tag(enum precision p)
-{
-    return p == PRECISION_TF32 ? " [TF32]" : "";
-}
-
 void report_list(FILE *out, const struct lesson_set *set)
 {
     bool tf32 = false;
@@ -138,7 +103,7 @@ void report_list(FILE *out, const struct lesson_set *set)
                           : l->nmultiples ? (l->pad ? "multiples (pads)" : "multiples only")
                           : "any";
         fprintf(out, "%2d  ", l->number);
-        put_lesson_title(out, l->title, l->branch != NULL, title_tag(l->precision), 52);
+        rowtext_title(out, l->title, l->branch != NULL, rowtext_tag(l->precision), 52);
         fprintf(out, "  %s\n", sizes);
         tf32 = tf32 || l->precision == PRECISION_TF32;
     }
@@ -148,21 +113,9 @@ void report_list(FILE *out, const struct lesson_set *set)
         fputs("[TF32]: inputs with 10 bits of mantissa, checked to the TF32 tolerance.\n", out);
 }
 
-void report_wrapped(FILE *out, const char *label, int indent, const char *text, int width, bool keep_lines)
-{
-    struct text_lines lines;
-    char *printable = text_printable(text, keep_lines);
-
-    text_layout(printable, width - indent, &lines);
-    for (size_t i = 0; i < lines.count; i++)
-        fprintf(out, "%-*s%s\n", indent, i == 0 ? label : "", lines.items[i].text);
-    text_lines_free(&lines);
-    free(printable);
-}
-
 static void print_wrapped(FILE *out, const char *label, int indent, const char *text, int width)
 {
-    report_wrapped(out, label, indent, text, width, true);
+    rowtext_wrapped(out, label, indent, text, width, true);
 }
 
 /* One document of the SOURCES file, whole, margin columns in: its id and title, then its
@@ -188,20 +141,20 @@ static void print_launch(FILE *out, const struct lesson_launch *k)
     for (size_t i = 0; i < k->nargs; i++) {
         char *text = lesson_arg_text(&k->args[i]);
         fputc(' ', out);
-        put_text(out, text, false);
+        rowtext_put(out, text, false);
         free(text);
     }
     fprintf(out, "\nGlobal range:");
     for (size_t d = 0; d < k->dims; d++) {
         fprintf(out, "%s ", d ? " x" : "");
-        put_text(out, k->global[d], false);
+        rowtext_put(out, k->global[d], false);
     }
     fprintf(out, "\nWork-group:  ");
     if (k->local_dims == 0)
         fprintf(out, " chosen by the OpenCL implementation");
     for (size_t d = 0; d < k->local_dims; d++) {
         fprintf(out, "%s ", d ? " x" : "");
-        put_text(out, k->local[d], false);
+        rowtext_put(out, k->local[d], false);
     }
     fputc('\n', out);
 }
@@ -214,7 +167,7 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
     size_t ncited = sources_cited(sources, l->sources, cited, SOURCES_MAX);
 
     fprintf(out, "Lesson %d: ", l->number);
-    put_text(out, l->title, false);
+    rowtext_put(out, l->title, false);
     fputc('\n', out);
     print_wrapped(out, "From:", 6, l->sources, width);
     for (size_t i = 0; i < ncited; i++)
@@ -223,15 +176,15 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
         fprintf(out, "Runs on the host CPU, one core; no OpenCL kernel.\n");
         if (l->kernel_file) {
             fprintf(out, "Source: C, built into the tool, in ");
-            put_text(out, l->kernel_file, false);
+            rowtext_put(out, l->kernel_file, false);
             fputc('\n', out);
         }
         return;
     }
     fprintf(out, "Kernel: ");
-    put_text(out, l->launch[0].entry, false);
+    rowtext_put(out, l->launch[0].entry, false);
     fprintf(out, " in ");
-    put_text(out, l->kernel_file, false);
+    rowtext_put(out, l->kernel_file, false);
     fputc('\n', out);
     if (l->precision == PRECISION_TF32)
         print_wrapped(out, "Precision:", 11, "TF32, inputs of 10 bits of mantissa: its GFLOPS are TF32's, "
@@ -253,10 +206,10 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
     print_launch(out, &l->launch[0]);
     for (size_t k = 1; k < l->nlaunches; k++) {
         fprintf(out, "Then kernel: ");
-        put_text(out, l->launch[k].entry, false);
+        rowtext_put(out, l->launch[k].entry, false);
         if (l->launch[k].when) {
             fprintf(out, ", where ");
-            put_text(out, l->launch[k].when, false);
+            rowtext_put(out, l->launch[k].when, false);
             fprintf(out, " is not 0");
         }
         fputc('\n', out);
@@ -264,12 +217,12 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
     }
     if (l->scratch) {
         fprintf(out, "Scratch:      ");
-        put_text(out, l->scratch, false);
+        rowtext_put(out, l->scratch, false);
         fprintf(out, " floats (argument W)\n");
     }
     if (l->scratch_zero) {
         fprintf(out, "Scratch zero: ");
-        put_text(out, l->scratch_zero, false);
+        rowtext_put(out, l->scratch_zero, false);
         fprintf(out, " floats at its start, counters that start at 0\n");
     }
     for (size_t i = 0; i < l->nparams; i++) {
@@ -279,18 +232,18 @@ static void print_facts(FILE *out, const struct lesson *l, const struct source_s
                 l->params[i].name, l->params[i].def, allowed);
         if (l->params[i].rule) {
             fprintf(out, "  by rule, where not tuned (CU: compute units): %s = ", l->params[i].name);
-            put_text(out, l->params[i].rule, false);
+            rowtext_put(out, l->params[i].rule, false);
             fputc('\n', out);
         }
     }
     for (size_t i = 0; i < l->nmultiples; i++) {
         fprintf(out, "Size: %c a multiple of ", l->multiples[i].dim);
-        put_text(out, l->multiples[i].expr, false);
+        rowtext_put(out, l->multiples[i].expr, false);
         fprintf(out, "%s\n", l->pad ? " (padded with zeros otherwise)" : "");
     }
     for (size_t i = 0; i < l->nrequires; i++) {
         fprintf(out, "Requires: ");
-        put_text(out, l->requires[i].expr, false);
+        rowtext_put(out, l->requires[i].expr, false);
         fputc('\n', out);
     }
 }
@@ -320,16 +273,16 @@ void report_show(FILE *out, const struct lesson *l, const struct source_set *sou
     if (!l->kernel_file)
         return;
     fprintf(out, "\n==== ");
-    put_text(out, l->kernel_file, false);
+    rowtext_put(out, l->kernel_file, false);
     fprintf(out, " ====\n");
     source = lesson_kernel_source(l, &e);
     if (source) {
-        put_text(out, source, true);
+        rowtext_put(out, source, true);
         if (source[0] && source[strlen(source) - 1] != '\n')
             fputc('\n', out);
     } else {
         fputc('(', out);
-        put_text(out, e.msg, false);
+        rowtext_put(out, e.msg, false);
         fprintf(out, ")\n");
     }
     free(source);
@@ -377,28 +330,6 @@ static void csv_string(FILE *out, const char *s)
     }
     fputc('"', out);
     free(printable);
-}
-
-/* What the command line adds to a refusal by the time estimate: how to allow the launch. */
-#define ESTIMATE_HINT ": use --max-launch SECONDS or --force to run it anyway"
-
-/* The row's message as the command line shows it. */
-static const char *row_message(const struct run_result *r, char *buf, size_t len)
-{
-    if (!r->refused_by_estimate)
-        return r->error.msg;
-    snprintf(buf, len, "%s%s", r->error.msg, ESTIMATE_HINT);
-    return buf;
-}
-
-const char *report_row_message(const struct run_result *r, char *buf, size_t len)
-{
-    return row_message(r, buf, len);
-}
-
-void report_title(FILE *out, const struct run_result *r, int width)
-{
-    put_lesson_title(out, r->title, r->branch[0] != '\0', title_tag(r->precision), width);
 }
 
 static void json_number(FILE *out, const char *key, double v)
@@ -556,7 +487,7 @@ void report_begin(struct report *rep, FILE *out, enum report_format format,
             char kernels[1024];
             clblast_params_describe(clblast, kernels, sizeof kernels);
             fputs("CLBlast: tuned for this device by its tuners: ", out);
-            put_text(out, kernels, false);
+            rowtext_put(out, kernels, false);
             fputc('\n', out);
         }
         break;
@@ -679,14 +610,14 @@ static void table_errmap(FILE *out, const struct errmap *em)
 static void table_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
-    char label[12], message[sizeof r->error.msg + sizeof ESTIMATE_HINT];
+    char label[12], message[sizeof r->error.msg + sizeof ROWTEXT_ESTIMATE_HINT];
 
     if (r->lesson < 0)
         snprintf(label, sizeof label, "ref");
     else
         snprintf(label, sizeof label, "%d", r->lesson);
     fprintf(out, "%3s  ", label);
-    put_lesson_title(out, r->title, r->branch[0] != '\0', title_tag(r->precision), 28);
+    rowtext_title(out, r->title, r->branch[0] != '\0', rowtext_tag(r->precision), 28);
     if (r->branch[0] && !rep->branch[0])
         snprintf(rep->branch, sizeof rep->branch, "%s", r->branch);
     fprintf(out, "  ");
@@ -709,7 +640,7 @@ static void table_row(struct report *rep, const struct run_result *r)
     } else {
         struct text_lines lines;
         fprintf(out, "%s\n", r->status == RUN_WRONG ? "WRONG RESULT (not timed)" : run_status_name(r->status));
-        char *printable = text_printable(row_message(r, message, sizeof message), false);
+        char *printable = text_printable(rowtext_message(r, message, sizeof message), false);
         text_layout(printable, 80 - 5, &lines);
         free(printable);
         for (size_t i = 0; i < lines.count; i++)
@@ -778,7 +709,7 @@ static void csv_row(struct report *rep, const struct run_result *r)
     FILE *out = rep->out;
     const struct compare_row *saved = compare_find(rep->compare, r->lesson, r->size, r->params, NULL);
     const struct verify_result *v = &r->verify;
-    char message[sizeof r->error.msg + sizeof ESTIMATE_HINT];
+    char message[sizeof r->error.msg + sizeof ROWTEXT_ESTIMATE_HINT];
 
     csv_string(out, rep->device->name);
     fprintf(out, ",%d,", r->lesson);
@@ -804,7 +735,7 @@ static void csv_row(struct report *rep, const struct run_result *r)
     else
         fprintf(out, ",%s,,,,,", reference_tuned(r) ? "yes" : "no");
     fprintf(out, "%s,", r->status != RUN_OK ? "" : r->clocks_disagree ? "yes" : "no");
-    csv_string(out, r->status == RUN_OK ? "" : row_message(r, message, sizeof message));
+    csv_string(out, r->status == RUN_OK ? "" : rowtext_message(r, message, sizeof message));
     if (r->status == RUN_WRONG && r->errmap.pattern != ERRMAP_NONE)
         fprintf(out, ",%s,%lld,%lld", errmap_pattern_name(r->errmap.pattern), r->errmap.wrong,
                 r->errmap.unwritten);
@@ -877,7 +808,7 @@ static void json_saved(struct report *rep, const struct run_result *r)
 static void json_row(struct report *rep, const struct run_result *r)
 {
     FILE *out = rep->out;
-    char message[sizeof r->error.msg + sizeof ESTIMATE_HINT];
+    char message[sizeof r->error.msg + sizeof ROWTEXT_ESTIMATE_HINT];
 
     fprintf(out, "%s\n    {\"lesson\": %d, \"device_index\": %d, \"title\": ", rep->rows ? "," : "", r->lesson,
             rep->device->index);
@@ -932,7 +863,7 @@ static void json_row(struct report *rep, const struct run_result *r)
         json_number(out, "batch_gflops", r->batch_gflops);
     if (r->status != RUN_OK) {
         fputs(", \"message\": ", out);
-        report_json_string(out, row_message(r, message, sizeof message));
+        report_json_string(out, rowtext_message(r, message, sizeof message));
         if (r->error.detail) {
             fputs(", \"build_log\": ", out);
             report_json_string(out, r->error.detail);
@@ -1036,8 +967,8 @@ void report_size_end(struct report *rep)
                           "  than the device's profiling clock (the two clocks disagreed):\n%s",
                 rep->clock_notes);
     if (rep->branch[0]) {
-        fprintf(rep->out, "%s side branch \"", REPORT_BRANCH_MARK);
-        put_text(rep->out, rep->branch, false);
+        fprintf(rep->out, "%s side branch \"", ROWTEXT_BRANCH_MARK);
+        rowtext_put(rep->out, rep->branch, false);
         fputs("\": a detour from the main line of the ladder (see --list)\n", rep->out);
     }
     if (rep->notes[0])
@@ -1048,27 +979,13 @@ void report_size_end(struct report *rep)
     if (rep->best.gflops.median > 0) {
         fprintf(rep->out, "Fastest: lesson %d at %.1f GFLOPS", rep->best.lesson, rep->best.gflops.median);
         for (int i = 0; i < rep->nrefs; i++)
-            report_share(rep->out, rep->best.gflops.median, rep->refs[i].gflops, rep->refs[i].title);
+            rowtext_share(rep->out, rep->best.gflops.median, rep->refs[i].gflops, rep->refs[i].title);
         fputc('\n', rep->out);
     }
     if (rep->best_tf32.gflops.median > 0)
         fprintf(rep->out, "Fastest in TF32 (not FP32 results): lesson %d at %.1f TF32 GFLOPS\n",
                 rep->best_tf32.lesson, rep->best_tf32.gflops.median);
     fflush(rep->out);
-}
-
-void report_share(FILE *out, double best, double ref, const char *title)
-{
-    char *printable;
-
-    if (!(ref > 0))
-        return;
-    printable = text_printable(title, false);
-    if (best >= 10 * ref)
-        fprintf(out, ", %.0f times %s", best / ref, printable);
-    else
-        fprintf(out, ", %.0f%% of %s", 100.0 * best / ref, printable);
-    free(printable);
 }
 
 void report_end(struct report *rep)
@@ -1087,7 +1004,7 @@ void report_end(struct report *rep)
 
 void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step *st)
 {
-    char params[256], message[sizeof st->result->error.msg + sizeof ESTIMATE_HINT];
+    char params[256], message[sizeof st->result->error.msg + sizeof ROWTEXT_ESTIMATE_HINT];
     int width = snprintf(NULL, 0, "%zu", st->space);
 
     param_set_format(l, st->params, params, sizeof params);
@@ -1097,7 +1014,7 @@ void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step 
                 st->from_log ? "  (earlier run)" : "");
     else {
         fprintf(out, "%s: ", run_status_name(st->result->status));
-        put_text(out, row_message(st->result, message, sizeof message), false);
+        rowtext_put(out, rowtext_message(st->result, message, sizeof message), false);
         fprintf(out, "%s\n", st->from_log ? "  (earlier run)" : "");
     }
     fflush(out);

@@ -12,12 +12,10 @@
 #include "inside.h"
 #include "lesson.h"
 #include "measure.h"
+#include "rowtext.h"
 #include "tune.h"
 
 enum report_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
-
-/* The mark of a side-branch lesson (struct lesson's branch) in the command line's tables. */
-#define REPORT_BRANCH_MARK "|"
 
 /* One line per lesson, a side branch's lessons marked, then a line per side branch saying
    which lessons it holds and the main lesson it leaves. */
@@ -101,23 +99,6 @@ void report_size_begin(struct report *rep, struct gemm_size size);
 void report_row(struct report *rep, const struct run_result *r);
 void report_size_end(struct report *rep);
 void report_end(struct report *rep);
-
-/* The fastest lesson against a reference row, after the fastest line: ", 213% of CLBlast
-   (defaults)", or from ten times on ", 327 times CPU BLAS (16 threads)" (a share of
-   32709% says less). Nothing when ref is not above 0. title is made printable. */
-void report_share(FILE *out, double best, double ref, const char *title);
-
-/* "Label: text", text made printable (its line breaks kept or not) and wrapped to width,
-   starting indent columns in, its continuation lines under its start. */
-void report_wrapped(FILE *out, const char *label, int indent, const char *text, int width, bool keep_lines);
-
-/* A row's lesson title in a column of width columns, as the table shows it (a side branch's
-   marked, a TF32 lesson's tagged). */
-void report_title(FILE *out, const struct run_result *r, int width);
-
-/* A row's message as the command line shows it, into buf when it adds to it. */
-#define REPORT_MESSAGE_MAX (sizeof ((struct run_result *)0)->error.msg + 80)
-const char *report_row_message(const struct run_result *r, char *buf, size_t len);
 
 /* The tuner: one line per configuration, then the best and the spread of GFLOPS. */
 void report_tune_step(FILE *out, const struct lesson *l, const struct tune_step *st);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "rowtext.h"
 #include "str.h"
 #include "text.h"
 #include "xalloc.h"
@@ -56,7 +56,7 @@ static void put_right(FILE *out, const char *text, int width)
 /* "label: text", text made printable and wrapped to LINE_W, its lines under its start. */
 static void put_wrapped(FILE *out, const char *label, const char *text)
 {
-    report_wrapped(out, label, (int)strlen(label), text, LINE_W, false);
+    rowtext_wrapped(out, label, (int)strlen(label), text, LINE_W, false);
 }
 
 void side_begin(const struct side *t, FILE *out)
@@ -180,7 +180,7 @@ static void row_label(char *buf, size_t len, int lesson, int index)
    device's rows; the fastest of each device. */
 static void print_notes(const struct side *t, FILE *out, size_t from, size_t to)
 {
-    char label[32], message[REPORT_MESSAGE_MAX];
+    char label[32], message[ROWTEXT_MESSAGE_MAX];
     bool first = true;
 
     for (size_t i = from; i < to; i++)
@@ -192,7 +192,7 @@ static void print_notes(const struct side *t, FILE *out, size_t from, size_t to)
                 fputs("Not measured, or not right:\n", out);
             first = false;
             row_label(label, sizeof label, r->lesson, t->devices[d]->index);
-            put_wrapped(out, label, report_row_message(r, message, sizeof message));
+            put_wrapped(out, label, rowtext_message(r, message, sizeof message));
         }
     first = true;
     for (size_t i = from; i < to; i++)
@@ -222,7 +222,7 @@ static void print_notes(const struct side *t, FILE *out, size_t from, size_t to)
         for (size_t i = from; i < to; i++) {
             const struct run_result *ref = &t->rows[i].cells[d];
             if (t->rows[i].have[d] && ref->status == RUN_OK && ref->lesson < 0)
-                report_share(out, best->gflops.median, ref->gflops.median, ref->title);
+                rowtext_share(out, best->gflops.median, ref->gflops.median, ref->title);
         }
         fputc('\n', out);
     }
@@ -259,7 +259,7 @@ void side_print(struct side *t, FILE *out, int size)
             fprintf(out, "%3s  ", "ref");
         else
             fprintf(out, "%3d  ", row->lesson);
-        report_title(out, named, title_w);
+        rowtext_run_title(out, named, title_w);
         for (int d = 0; d < t->n; d++)
             print_cell(out, &row->cells[d], row->have[d]);
         if (t->compare)

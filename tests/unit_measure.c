@@ -263,12 +263,12 @@ START_TEST(test_report_share)
     FILE *out = open_memstream(&buf, &len);
 
     ck_assert_ptr_nonnull(out);
-    report_share(out, 66791.1, 31390.5, "CLBlast (defaults)");
-    report_share(out, 66791.1, 204.2, "CPU BLAS (16 threads)");
-    report_share(out, 99.0, 10.0, "ten");
-    report_share(out, 100.0, 10.0, "ten");
-    report_share(out, 1.0, 0.0, "none");
-    report_share(out, 1.0, 2.0, "a\033[2J");
+    rowtext_share(out, 66791.1, 31390.5, "CLBlast (defaults)");
+    rowtext_share(out, 66791.1, 204.2, "CPU BLAS (16 threads)");
+    rowtext_share(out, 99.0, 10.0, "ten");
+    rowtext_share(out, 100.0, 10.0, "ten");
+    rowtext_share(out, 1.0, 0.0, "none");
+    rowtext_share(out, 1.0, 2.0, "a\033[2J");
     fclose(out);
     ck_assert_str_eq(buf, ", 213% of CLBlast (defaults), 327 times CPU BLAS (16 threads), 990% of ten, 10 times ten"
                           ", 50% of a^[[2J");
