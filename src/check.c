@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build.h"
 #include "files.h"
 #include "needs.h"
-#include "runner_opencl.h"
 #include "str.h"
 #include "xalloc.h"
 

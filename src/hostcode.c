@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build.h"
 #include "measure.h"
-#include "runner_opencl.h"
 #include "text.h"
 #include "xalloc.h"
 

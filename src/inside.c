@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "build.h"
 #include "measure.h"
 #include "needs.h"
-#include "runner_opencl.h"
 #include "str.h"
 #include "text.h"
 #include "xalloc.h"

@@ -13,6 +13,7 @@
 #include "matrix.h"
 #include "ocl.h"
 #include "params.h"
+#include "runner.h"
 #include "stats.h"
 #include "verify.h"
 
@@ -169,10 +170,8 @@ void measure_describe(struct run_result *r, const struct lesson *l, const struct
 void measure_refused(const struct lesson *l, const struct param_set *ps, struct gemm_size size,
                      const struct error *why, struct run_result *r);
 
-/* What a runner's prepare returns (runner.h). */
-enum prepare_result { PREPARED, REFUSED, FAILED };
-
-#define LAUNCH_REFUSED (-2)
+/* Times and verifies the runner's product (runner.h) as measure_lesson does, into r. */
+void measure_run(struct runner *runner, const struct measure_config *cfg, struct run_result *r);
 
 /* For device runners: upload A and B in the given layouts (C is filled with NaN so that an
    element the kernel never writes fails verification), and read C back. Call

@@ -13,15 +13,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "build.h"
 #include "geometry.h"
 #include "lesson.h"
 #include "matrix.h"
-#include "measure.h"
 #include "params.h"
 #include "precision.h"
-#include "runner_opencl.h"
 
 struct runner;
+struct workspace;               /* measure.h's: the inputs and buffers a runner computes from */
+
+/* What a runner's prepare returns. */
+enum prepare_result { PREPARED, REFUSED, FAILED };
+
+/* What a launch returns when the device refuses it. */
+#define LAUNCH_REFUSED (-2)
 
 struct runner_ops {
     /* Gets ready to compute the product of size s from the workspace's inputs (for a probe,
@@ -57,8 +63,6 @@ struct runner {
     enum precision precision;   /* what the result is verified to (verify_tolerance_for) */
     int calls_per_launch;       /* a launch that is a batch of calls reports time per call */
 };
-
-void measure_run(struct runner *runner, const struct measure_config *cfg, struct run_result *r);
 
 /* A lesson's runner: the lesson at a size, with its parameters. */
 struct lesson_runner {

@@ -1,6 +1,8 @@
 /* runner_calls.c: a library's calls timed in batches on the host clock (runner_calls.h). */
 #include "runner_calls.h"
 
+#include "measure.h"
+
 #define BATCH_MIN_SECONDS 1e-3
 #define BATCH_MAX_CALLS 128
 

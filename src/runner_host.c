@@ -3,6 +3,7 @@
 #include "runner.h"
 
 #include "hostgemm.h"
+#include "measure.h"
 
 static enum prepare_result host_prepare(struct runner *self, struct gemm_size s, struct error *e)
 {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "build.h"
 #include "check.h"
 #include "fences.h"
 #include "figures.h"
@@ -24,7 +25,6 @@
 #include "races.h"
 #include "reference.h"
 #include "runner_clblast.h"
-#include "runner_opencl.h"
 #include "str.h"
 #include "tune.h"
 #include "tuned.h"

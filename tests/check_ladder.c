@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build.h"
 #include "diagram.h"
 #include "ladder.h"
 #include "needs.h"
-#include "runner_opencl.h"
 
 static void quick(struct measure_config *cfg)
 {

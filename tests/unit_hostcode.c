@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "units.h"
+#include "../src/build.h"
 #include "../src/hostcode.h"
 #include "../src/measure.h"
-#include "../src/runner_opencl.h"
 
 /* The generator never reads the kernel, so any existing file will do: this one. */
 static const char *const kernel_dirs[] = { CLMM_SRCDIR "/tests", NULL };

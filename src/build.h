@@ -1,7 +1,7 @@
-/* runner_opencl.h: building a lesson's kernels, as its OpenCL runner (runner_opencl.c) does;
-   also for checking a build, looking inside a kernel and the host code shown. */
-#ifndef CLMM_RUNNER_OPENCL_H
-#define CLMM_RUNNER_OPENCL_H
+/* build.h: building a lesson's kernels (build.c), as its OpenCL runner (runner_opencl.c)
+   does; also for checking a build, looking inside a kernel and the host code shown. */
+#ifndef CLMM_BUILD_H
+#define CLMM_BUILD_H
 
 #include <stddef.h>
 
