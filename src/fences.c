@@ -480,118 +480,125 @@ static void advice(const struct text *t, char *buf, size_t len)
         snprintf(buf, len, "mem_fence(CLK_GLOBAL_MEM_FENCE)");
 }
 
+/* The first fence of kind in tokens [lo, hi), or hi. */
+static size_t first_fence(const struct text *t, size_t lo, size_t hi, enum fence_kind kind)
+{
+    while (lo < hi && !(fence_in(t, &t->code, lo, lo + 1, 0) & kind))
+        lo++;
+    return lo;
+}
+
+/* Release: statement by statement back from the count, a fence must come before any store.
+   Returns whether it does; *store is the line of the store met first (0: none before the
+   entry's start). */
+static bool release_fenced(const struct text *t, size_t begin, size_t count, int *store)
+{
+    const struct tokens *ts = &t->code;
+
+    *store = 0;
+    for (size_t hi = count; hi > begin;) {
+        size_t lo = statement_start(ts, hi, begin);
+        /* With a fence in the statement, only a store after it counts against it. */
+        size_t f = first_fence(t, lo, hi, FENCE_RELEASE);
+        size_t s = first_store(t, f < hi ? f : lo, hi);
+        if (s < hi) {
+            *store = ts->t[s].line;
+            return false;
+        }
+        if (f < hi)
+            return true;
+        hi = lo > begin ? lo - 1 : begin;
+    }
+    return false;
+}
+
+/* Acquire: statement by statement on from the count's, a fence must come before any read.
+   Returns the line of the first read before a fence, 0 when none. */
+static int acquire_unfenced(const struct text *t, size_t count, size_t end)
+{
+    const struct tokens *ts = &t->code;
+    size_t lo = count;
+
+    while (lo < end && !is(ts, lo, ";"))
+        lo++;
+    for (lo++; lo < end;) {
+        size_t hi = lo, f, r;
+        while (hi < end && !is(ts, hi, ";") && !is(ts, hi, "{") && !is(ts, hi, "}"))
+            hi++;
+        f = first_fence(t, lo, hi, FENCE_ACQUIRE);
+        r = first_read(t, lo, f);
+        if (r < f)
+            return ts->t[r].line;
+        if (f < hi)
+            return 0;
+        lo = hi + 1;
+    }
+    return 0;
+}
+
+/* The entry's first atomic read-modify-write: true with its index and the order it carries. */
+static bool find_count(const struct tokens *ts, size_t begin, size_t end, size_t *count, enum fence_kind *carries)
+{
+    for (size_t i = begin; i < end; i++)
+        if (is_ident(&ts->t[i]) && atomic_rmw(ts, i, end, carries)) {
+            *count = i;
+            return true;
+        }
+    return false;
+}
+
+/* The audit's sentence, with its lines and the fence to write (how). */
+static void describe(struct fences_audit *a, const char *how)
+{
+    if (a->verdict == FENCES_NO_RELEASE && a->line > 0)
+        snprintf(a->message, sizeof a->message,
+                 "a fence is missing: line %d writes to global memory and line %d counts the group in with no "
+                 "fence of the whole device between them. A barrier orders memory for the group's own "
+                 "work-items only: on a GPU another group can count in after this one and read its part "
+                 "before the part is in memory. Put %s after the stores and before the count",
+                 a->line, a->count_line, how);
+    else if (a->verdict == FENCES_NO_RELEASE)
+        snprintf(a->message, sizeof a->message,
+                 "a fence is missing: line %d counts the group in with no fence of the whole device before "
+                 "it. Put %s after the group's stores and before the count", a->count_line, how);
+    else if (a->verdict == FENCES_NO_ACQUIRE)
+        snprintf(a->message, sizeof a->message,
+                 "a fence is missing: line %d counts the group in and line %d reads global memory with no "
+                 "fence of the whole device between them. The last group may then read another group's "
+                 "part from an old copy. Put %s after the count and before the reads",
+                 a->count_line, a->line, how);
+    else
+        snprintf(a->message, sizeof a->message,
+                 "the count at line %d has a fence of the whole device on each side", a->count_line);
+}
+
 void fences_audit(const char *source, const char *entry, struct fences_audit *out)
 {
     struct text t;
-    const struct tokens *ts;
-    size_t begin, end, count = 0, stmt_end, i;
+    size_t begin, end, count;
     enum fence_kind carries = FENCE_NONE;
     char how[200];
-    bool found = false;
 
     memset(out, 0, sizeof *out);
     read_text(source, &t);
     find_globals(&t);
-    ts = &t.code;
     advice(&t, how, sizeof how);
-    if (!find_entry(ts, entry, &begin, &end)) {
+    if (!find_entry(&t.code, entry, &begin, &end)) {
         out->verdict = FENCES_NO_ENTRY;
         snprintf(out->message, sizeof out->message, "no kernel %s in the file", entry);
-        free_text(&t);
-        return;
-    }
-    for (i = begin; i < end && !found; i++)
-        if (is_ident(&ts->t[i]) && atomic_rmw(ts, i, end, &carries)) {
-            count = i;
-            found = true;
-        }
-    if (!found) {
+    } else if (!find_count(&t.code, begin, end, &count, &carries)) {
         out->verdict = FENCES_NO_COUNT;
         snprintf(out->message, sizeof out->message, "%s has no atomic count: nothing to order", entry);
-        free_text(&t);
-        return;
-    }
-    out->count_line = ts->t[count].line;
-
-    /* Release: statements back from the count; a fence must come before any store. */
-    if (!(carries & FENCE_RELEASE)) {
-        size_t hi = count, lo;
-        bool fenced = false;
-        while (hi > begin && !fenced) {
-            lo = statement_start(ts, hi, begin);
-            if (fence_in(&t, ts, lo, hi, 0) & FENCE_RELEASE) {
-                /* A store after the fence in this same statement still counts against it. */
-                size_t f = lo;
-                while (f < hi && !(fence_in(&t, ts, f, f + 1, 0) & FENCE_RELEASE))
-                    f++;
-                size_t s = first_store(&t, f, hi);
-                if (s == hi)
-                    fenced = true;
-                else {
-                    out->line = ts->t[s].line;
-                    break;
-                }
-            } else {
-                size_t s = first_store(&t, lo, hi);
-                if (s < hi) {
-                    out->line = ts->t[s].line;
-                    break;
-                }
-            }
-            hi = lo > begin ? lo - 1 : begin;
-        }
-        if (!fenced) {
+    } else {
+        out->count_line = t.code.t[count].line;
+        if (!(carries & FENCE_RELEASE) && !release_fenced(&t, begin, count, &out->line))
             out->verdict = FENCES_NO_RELEASE;
-            if (out->line > 0)
-                snprintf(out->message, sizeof out->message,
-                         "a fence is missing: line %d writes to global memory and line %d counts the group in "
-                         "with no fence of the whole device between them. A barrier orders memory for the "
-                         "group's own work-items only: on a GPU another group can count in after this one and "
-                         "read its part before the part is in memory. Put %s after the stores and before the "
-                         "count",
-                         out->line, out->count_line, how);
-            else
-                snprintf(out->message, sizeof out->message,
-                         "a fence is missing: line %d counts the group in with no fence of the whole device "
-                         "before it. Put %s after the group's stores and before the count",
-                         out->count_line, how);
-            free_text(&t);
-            return;
-        }
+        else if (!(carries & FENCE_ACQUIRE) && (out->line = acquire_unfenced(&t, count, end)) > 0)
+            out->verdict = FENCES_NO_ACQUIRE;
+        else
+            out->verdict = FENCES_RIGHT;
+        describe(out, how);
     }
-
-    /* Acquire: statements on from the count; a fence must come before any read. */
-    if (!(carries & FENCE_ACQUIRE)) {
-        stmt_end = count;
-        while (stmt_end < end && !is(ts, stmt_end, ";"))
-            stmt_end++;
-        for (size_t lo = stmt_end + 1; lo < end;) {
-            size_t hi = lo;
-            while (hi < end && !is(ts, hi, ";") && !is(ts, hi, "{") && !is(ts, hi, "}"))
-                hi++;
-            size_t f = lo;
-            while (f < hi && !(fence_in(&t, ts, f, f + 1, 0) & FENCE_ACQUIRE))
-                f++;
-            size_t r = first_read(&t, lo, f);
-            if (r < f) {
-                out->verdict = FENCES_NO_ACQUIRE;
-                out->line = ts->t[r].line;
-                snprintf(out->message, sizeof out->message,
-                         "a fence is missing: line %d counts the group in and line %d reads global memory "
-                         "with no fence of the whole device between them. The last group may then read "
-                         "another group's part from an old copy. Put %s after the count and before the reads",
-                         out->count_line, out->line, how);
-                free_text(&t);
-                return;
-            }
-            if (f < hi)
-                break;
-            lo = hi + 1;
-        }
-    }
-    out->verdict = FENCES_RIGHT;
-    snprintf(out->message, sizeof out->message, "the count at line %d has a fence of the whole device on each side",
-             out->count_line);
     free_text(&t);
 }
 
