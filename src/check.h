@@ -120,6 +120,10 @@ struct check_report {
 
 void check_report_free(struct check_report *r);
 
+/* The report is of a file that is still x's starting kernel as shipped, and not verified:
+   the line of its first TODO, -1 without one; 0 otherwise (practice_as_shipped). */
+int check_as_shipped(const struct check_report *r, const struct exercise *x);
+
 /* Checks the file for exercise x on the open device; lessons holds the lesson compared with.
    Returns 0 with the report filled, whatever the verdict; when the file cannot be read, e
    says why as the report does. (No failure returns -1 now: memory runs out through

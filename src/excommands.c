@@ -35,11 +35,6 @@ int excommands_load(const struct options *opts, const struct lesson_set *lessons
     return EXIT_OK;
 }
 
-const char *excommands_workspace(const struct options *opts)
-{
-    return opts->workspace ? opts->workspace : PRACTICE_DEFAULT_DIR;
-}
-
 static void put_printable(FILE *out, const char *s)
 {
     char *p = text_printable(s, true);
@@ -94,12 +89,12 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
     done = progress_count(&p, set, PROGRESS_DONE);
     if (json) {
         printf("{\"workspace\": ");
-        report_json_string(stdout, excommands_workspace(opts));
+        report_json_string(stdout, practice_workspace(opts->workspace));
         printf(", \"progress_file\": ");
         report_json_string(stdout, path);
         printf(", \"total\": %zu, \"verified\": %d, \"done\": %d, \"exercises\": [", set->count, verified, done);
     } else {
-        printf("Exercises (your files: %s/; GFLOPS: the best of a verified check)\n", excommands_workspace(opts));
+        printf("Exercises (your files: %s/; GFLOPS: the best of a verified check)\n", practice_workspace(opts->workspace));
         printf("  #  lesson  %-29s %-20s %6s %8s\n", "title", "status", "checks", "GFLOPS");
     }
     for (size_t i = 0; i < set->count; i++) {
@@ -107,7 +102,7 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
         const struct progress_entry *en = &p.e[x->number];
         char bestg[32] = "-";
 
-        practice_file(excommands_workspace(opts), x, file, sizeof file);
+        practice_file(practice_workspace(opts->workspace), x, file, sizeof file);
         exercise_goal_describe(x, goal, sizeof goal);
         if (en->best_gflops > 0)
             snprintf(bestg, sizeof bestg, "%.4g", en->best_gflops);
@@ -157,11 +152,6 @@ static int list_exercises(const struct options *opts, const struct exercise_set 
 }
 
 /* ---- --check ---- */
-
-int excommands_as_shipped(const struct check_report *r, const struct exercise *x)
-{
-    return r->verdict != CHECK_VERIFIED && r->verdict != CHECK_CANCELLED ? practice_as_shipped(r->file, x) : 0;
-}
 
 /* shipped: the file checked is the starting kernel as shipped (practice_as_shipped): the
    error map's guess at a cause gives way to the line that says so. */
@@ -250,7 +240,7 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
 
 void excommands_print_check_body(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8)
 {
-    int shipped = excommands_as_shipped(r, x);
+    int shipped = check_as_shipped(r, x);
 
     if (shipped > 0)
         fprintf(out, "Your file is the starting kernel as shipped: fill the gap marked TODO (line %d) first.\n",
@@ -336,7 +326,7 @@ void excommands_print_check_json(FILE *out, const struct check_report *r, const 
     static const char *const speeds[] = { "none", "met", "missed", "not-judged", "predict-first", "predicted",
                                           "failed" };
     bool measured = r->gflops > 0;
-    int shipped = excommands_as_shipped(r, x);
+    int shipped = check_as_shipped(r, x);
 
     fprintf(out, "{\"exercise\": %d, \"title\": ", r->exercise);
     report_json_string(out, r->title);
@@ -418,7 +408,7 @@ static int student_file(const struct options *opts, const struct exercise *x, ch
         snprintf(path, len, "%s", opts->check_file);
         return EXIT_OK;
     }
-    if (practice_prepare(excommands_workspace(opts), x, path, len, &created, &e) < 0)
+    if (practice_prepare(practice_workspace(opts->workspace), x, path, len, &created, &e) < 0)
         return cli_fail(EXIT_ENVIRONMENT, &e);
     if (created)
         fprintf(stderr, "clmm-tutor: created %s from the starting kernel of exercise %d: edit it, then check "
@@ -446,7 +436,7 @@ static bool is_workspace_file(const struct options *opts, const struct exercise 
     char own[4200];
     struct stat a, b;
 
-    practice_file(excommands_workspace(opts), x, own, sizeof own);
+    practice_file(practice_workspace(opts->workspace), x, own, sizeof own);
     return stat(path, &a) == 0 && stat(own, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
@@ -596,7 +586,7 @@ static int reset(const struct options *opts, const struct exercise *x)
     struct error e;
 
     error_init(&e);
-    practice_file(excommands_workspace(opts), x, path, sizeof path);
+    practice_file(practice_workspace(opts->workspace), x, path, sizeof path);
     if (access(path, F_OK) == 0 && !opts->yes) {
         if (!isatty(STDIN_FILENO)) {
             fprintf(stderr, "clmm-tutor: --reset %d replaces %s with the starting kernel (yours is kept as a "
@@ -610,7 +600,7 @@ static int reset(const struct options *opts, const struct exercise *x)
             return EXIT_OK;
         }
     }
-    if (practice_reset(excommands_workspace(opts), x, backup, sizeof backup, &e) < 0)
+    if (practice_reset(practice_workspace(opts->workspace), x, backup, sizeof backup, &e) < 0)
         return cli_fail(EXIT_ENVIRONMENT, &e);
     if (backup[0])
         printf("%s holds the starting kernel of exercise %d again; your file is kept as %s.\n", path, x->number,

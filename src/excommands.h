@@ -14,9 +14,6 @@
    the error and returns EXIT_ENVIRONMENT when they cannot be read, else EXIT_OK. */
 int excommands_load(const struct options *opts, const struct lesson_set *lessons, struct exercise_set *set);
 
-/* The workspace directory of opts (--workspace, else ./clmm-exercises). */
-const char *excommands_workspace(const struct options *opts);
-
 /* Runs MODE_EXERCISES, MODE_CHECK, MODE_RESET, MODE_SOLUTION, or the exercise of MODE_TUTOR
    without a screen; returns the exit status. */
 int excommands_run(const struct options *opts, const struct lesson_set *lessons, const struct exercise_set *set);
@@ -26,9 +23,6 @@ void excommands_print_check(FILE *out, const struct check_report *r, const struc
 /* Its two parts: what is checked (printed before the check starts), and what was found. */
 void excommands_print_check_header(FILE *out, const struct exercise *x, const char *file, const char *device);
 void excommands_print_check_body(FILE *out, const struct check_report *r, const struct exercise *x, bool utf8);
-/* The report is of a file that is still x's starting kernel as shipped, and not verified:
-   the line of its first TODO, -1 without one; 0 otherwise (practice_as_shipped). */
-int excommands_as_shipped(const struct check_report *r, const struct exercise *x);
 
 void excommands_print_check_json(FILE *out, const struct check_report *r, const struct exercise *x);
 

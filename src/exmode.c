@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "crt.h"
-#include "excommands.h"
 #include "files.h"
 #include "practice.h"
 #include "str.h"
@@ -110,7 +109,7 @@ static void check_now(struct tutor *t)
    over one), and checked at once when it was there already. */
 void open_exercise(struct tutor *t, const struct exercise *x)
 {
-    const char *workspace = excommands_workspace(t->opts);
+    const char *workspace = practice_workspace(t->opts->workspace);
     char msg[4400];
     struct error e;
     bool created;
@@ -231,7 +230,7 @@ static bool take_report(struct tutor *t)
     t->report = r;
     t->have_report = true;
     t->ex.report = &t->report;
-    t->ex.as_shipped = excommands_as_shipped(&r, x);
+    t->ex.as_shipped = check_as_shipped(&r, x);
     t->model.scroll[PANE_GFLOPS] = 0;
     if (r.verdict == CHECK_NOT_BUILT && r.build_line > 0 && !t->ex.solution_file) {
         /* The file at the compiler's first error. */

@@ -83,6 +83,11 @@ int practice_prepare(const char *dir, const struct exercise *x, char *path, size
     return rc == 0 || errno == EEXIST ? 0 : -1;
 }
 
+const char *practice_workspace(const char *given)
+{
+    return given ? given : PRACTICE_DEFAULT_DIR;
+}
+
 int practice_as_shipped(const char *path, const struct exercise *x)
 {
     struct error e;

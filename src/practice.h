@@ -33,4 +33,7 @@ int practice_reset(const char *dir, const struct exercise *x, char *backup, size
    be read. A check of such a file says so, rather than guessing a cause from C. */
 int practice_as_shipped(const char *path, const struct exercise *x);
 
+/* The workspace directory: given (--workspace), else PRACTICE_DEFAULT_DIR. */
+const char *practice_workspace(const char *given);
+
 #endif

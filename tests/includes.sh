@@ -23,10 +23,9 @@ CLI = {"cli", "commands", "excommands", "options", "report", "rowtext", "side"}
 TUI = {"crt", "exmode", "panes", "tutor", "tutorint"}
 MAIN = {"main"}
 # Includes from the screen into the command line that are still there (the screen takes the
-# options, CLBlast's parameters, the saved run, the workspace's directory and the "as
-# shipped" test from the command line's modules): to go when the screen gets them from the
-# engine (doc/ARCHITECTURE.md, step 2).
-ALLOWED = {("tutor", "options"), ("tutorint", "options"), ("tutor", "commands"), ("exmode", "excommands")}
+# options, CLBlast's parameters and the saved run from the command line's modules): to go
+# when the screen gets them from the engine (doc/ARCHITECTURE.md, step 2).
+ALLOWED = {("tutor", "options"), ("tutorint", "options"), ("tutor", "commands")}
 
 def layer(m):
     return "main" if m in MAIN else "tui" if m in TUI else "cli" if m in CLI else "engine"
