@@ -9,16 +9,10 @@
 
 #include "device.h"
 #include "error.h"
+#include "exitstatus.h"
 #include "isolate.h"
 #include "ocl.h"
 #include "options.h"
-
-enum exit_status {
-    EXIT_OK = 0,
-    EXIT_RUN_FAILED = 1,        /* a run was wrong, refused or failed */
-    EXIT_USAGE = 2,             /* bad arguments */
-    EXIT_ENVIRONMENT = 3,       /* no usable OpenCL device, unreadable or malformed lessons */
-};
 
 /* Prints "clmm-tutor: MESSAGE" (made printable) and the detail, returns status; opens the
    device of --device, CLMM_TUTOR_DEVICE or the default (printing why not and returning

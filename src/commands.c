@@ -905,6 +905,25 @@ static int ceilings(const struct options *opts)
     return status;
 }
 
+/* The screen, with CLBlast's tuned parameters and the saved run of --compare loaded for it. */
+static int open_screen(const struct options *opts, const struct lesson_set *set, const struct exercise_set *xs,
+                       commands_screen *screen)
+{
+    struct clblast_params *cp = xcalloc(1, sizeof *cp);
+    struct compare *run = xcalloc(1, sizeof *run), *saved = NULL;
+    const struct clblast_params *tuned = NULL;
+    int status;
+
+    if ((status = commands_clblast_params(opts, cp, &tuned)) == EXIT_OK &&
+        (status = commands_compare(opts, run, &saved)) == EXIT_OK)
+        status = screen(opts, set, xs, tuned, saved);
+    if (saved)
+        compare_free(saved);
+    free(run);
+    free(cp);
+    return status;
+}
+
 /* The exercise modes, and the tutor opened on an exercise. */
 static int exercises(const struct options *opts, const struct lesson_set *set, commands_screen *screen)
 {
@@ -915,7 +934,7 @@ static int exercises(const struct options *opts, const struct lesson_set *set, c
         return status;
     if (opts->mode == MODE_TUTOR && screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
         exercise_set_find(&xs, opts->exercise))
-        status = screen(opts, set, &xs);
+        status = open_screen(opts, set, &xs, screen);
     else
         status = excommands_run(opts, set, &xs);
     exercise_set_free(&xs);
@@ -1059,7 +1078,7 @@ int commands_run(const struct options *opts, commands_screen *screen)
                     break;
                 memset(&xs, 0, sizeof xs);
             }
-            status = screen(opts, &set, &xs);
+            status = open_screen(opts, &set, &xs, screen);
             exercise_set_free(&xs);
             break;
         }

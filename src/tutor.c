@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "exitstatus.h"
 #include "crt.h"
 #include "diagram.h"
 #include "diff.h"
@@ -1054,14 +1054,13 @@ static int starting_lesson(const struct lesson_set *set, int asked, const struct
     return index < 0 ? 0 : index;
 }
 
-int tutor_run(const struct options *opts, const struct lesson_set *lessons, const struct exercise_set *exercises)
+int tutor_run(const struct options *opts, const struct lesson_set *lessons, const struct exercise_set *exercises,
+              const struct clblast_params *clblast, struct compare *saved)
 {
     struct tutor t;
     const struct exercise *opened = NULL;
     struct session_config cfg;
     struct tutor_state st;
-    struct clblast_params *clblast;
-    struct compare *saved_run, *saved;     /* --compare: its ghost bars */
     char path[4096];
     FILE *trace_file;
     int status;
@@ -1073,16 +1072,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
                 opts->lessons_dir ? opts->lessons_dir : "the lesson directory", lessons->count);
         return EXIT_USAGE;
     }
-    /* CLBlast's tuned parameters, read before the screen opens: a file that cannot be used
-       is said on the terminal as it is. */
-    clblast = xcalloc(1, sizeof *clblast);
-    saved_run = xcalloc(1, sizeof *saved_run);
-    if ((status = commands_clblast_params(opts, clblast, &cfg.clblast)) != EXIT_OK ||
-        (status = commands_compare(opts, saved_run, &saved)) != EXIT_OK) {
-        free(clblast);
-        free(saved_run);
-        return status;
-    }
+    cfg.clblast = clblast;
     memset(&t, 0, sizeof t);
     memset(&st, 0, sizeof st);
     if (state_path(path, sizeof path) == 0)
@@ -1173,9 +1163,5 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
         fflush(stderr);
         _exit(status);
     }
-    free(clblast);
-    if (saved)
-        compare_free(saved);
-    free(saved_run);
     return status;
 }
