@@ -915,8 +915,28 @@ static int open_screen(const struct options *opts, const struct lesson_set *set,
     int status;
 
     if ((status = commands_clblast_params(opts, cp, &tuned)) == EXIT_OK &&
-        (status = commands_compare(opts, run, &saved)) == EXIT_OK)
-        status = screen(opts, set, xs, tuned, saved);
+        (status = commands_compare(opts, run, &saved)) == EXIT_OK) {
+        struct screen_start start;
+        memset(&start, 0, sizeof start);
+        start.session.measure = opts->measure;
+        start.session.budget_given = opts->budget_given;
+        start.session.device = opts->device;
+        start.session.params = (struct params_request){ opts->params, opts->nparams, opts->no_tuned, NULL };
+        start.session.max_configs = opts->max_configs;
+        start.session.time_limit_s = opts->time_limit_s;
+        start.session.clblast = tuned;
+        start.session.lessons_apart = opts->lessons_dir != NULL;
+        start.session.check_timeout_s = opts->check_timeout_s;
+        start.lesson = opts->lesson;
+        start.exercise = opts->exercise;
+        start.size_given = opts->size_given;
+        start.size = opts->sizes[0];
+        start.no_color = opts->no_color;
+        start.demo_s = opts->demo_s;
+        start.workspace = opts->workspace;
+        start.lessons_dir = opts->lessons_dir;
+        status = screen(&start, set, xs, saved);
+    }
     if (saved)
         compare_free(saved);
     free(run);

@@ -14,16 +14,16 @@
 #include "lesson.h"
 #include "compare.h"
 #include "options.h"
+#include "screenstart.h"
 #include "cli.h"
 
-/* The interactive screen, given by the program (the engine has no curses). exercises is
-   the exercise set; opts->exercise says whether the screen opens on one of them. clblast:
-   CLBlast's tuned parameters for the reference row, NULL for its defaults; saved: the run
-   of --compare (its rows marked as the screen draws them), NULL without one. Both are loaded by the command line before the screen
-   opens, so that a file that cannot be used is said on the terminal as it is. */
-typedef int commands_screen(const struct options *opts, const struct lesson_set *lessons,
-                            const struct exercise_set *exercises, const struct clblast_params *clblast,
-                            struct compare *saved);
+/* The interactive screen, given by the program (the engine has no curses): it starts with
+   start, filled from the options (start->exercise says whether it opens on an exercise of
+   exercises); saved: the run of --compare (its rows marked as the screen draws them), NULL
+   without one. CLBlast's parameters and the saved run are loaded by the command line before
+   the screen opens, so that a file that cannot be used is said on the terminal as it is. */
+typedef int commands_screen(const struct screen_start *start, const struct lesson_set *lessons,
+                            const struct exercise_set *exercises, struct compare *saved);
 
 /* Runs the mode of opts; returns the exit status. In the tutor mode, screen runs when
    standard input and output are terminals; otherwise (or without a screen) the lesson is

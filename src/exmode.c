@@ -99,7 +99,7 @@ static void check_now(struct tutor *t)
     memset(&o, 0, sizeof o);
     o.file = t->ex_path;
     o.shown_name = t->ex_path;
-    o.measure = t->opts->measure;
+    o.measure = t->start->session.measure;
     o.has_prediction = t->ex.has_prediction;
     o.prediction = t->ex.prediction;
     session_check(t->session, t->exercise, &o);
@@ -109,7 +109,7 @@ static void check_now(struct tutor *t)
    over one), and checked at once when it was there already. */
 void open_exercise(struct tutor *t, const struct exercise *x)
 {
-    const char *workspace = practice_workspace(t->opts->workspace);
+    const char *workspace = practice_workspace(t->start->workspace);
     char msg[4400];
     struct error e;
     bool created;

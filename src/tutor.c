@@ -20,14 +20,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exitstatus.h"
 #include "crt.h"
 #include "diagram.h"
 #include "diff.h"
+#include "exitstatus.h"
 #include "layout.h"
 #include "panes.h"
 #include "progress.h"
 #include "session.h"
+#include "sizes.h"
 #include "state.h"
 #include "str.h"
 #include "text.h"
@@ -508,8 +509,8 @@ static void host_code_command(const struct tutor *t, int width, char *buf, size_
 
     str_init(&s, cmd, sizeof cmd);
     str_appendf(&s, "", "clmm-tutor --show %d --host-code", l->number);
-    if (t->opts->lessons_dir)
-        str_appendf(&s, " ", "--lessons %s", t->opts->lessons_dir);
+    if (t->start->lessons_dir)
+        str_appendf(&s, " ", "--lessons %s", t->start->lessons_dir);
     if (sz.m == sz.n && sz.n == sz.k)
         str_appendf(&s, " ", "--size %lld", sz.m);
     else
@@ -1034,10 +1035,10 @@ static int run(struct tutor *t, FILE *trace_file)
     }
 }
 
-static struct gemm_size starting_size(const struct options *opts, const struct tutor_state *st)
+static struct gemm_size starting_size(const struct screen_start *start, const struct tutor_state *st)
 {
-    if (opts->size_given)
-        return opts->sizes[0];
+    if (start->size_given)
+        return start->size;
     if (st->has_size)
         return st->size;
     return (struct gemm_size){ 0, 0, 0 };   /* the session picks one for the device */
@@ -1054,12 +1055,11 @@ static int starting_lesson(const struct lesson_set *set, int asked, const struct
     return index < 0 ? 0 : index;
 }
 
-int tutor_run(const struct options *opts, const struct lesson_set *lessons, const struct exercise_set *exercises,
-              const struct clblast_params *clblast, struct compare *saved)
+int tutor_run(const struct screen_start *start, const struct lesson_set *lessons,
+              const struct exercise_set *exercises, struct compare *saved)
 {
     struct tutor t;
     const struct exercise *opened = NULL;
-    struct session_config cfg;
     struct tutor_state st;
     char path[4096];
     FILE *trace_file;
@@ -1069,19 +1069,18 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
     if (lessons->count > SESSION_MAX_LESSONS) {
         fprintf(stderr, "clmm-tutor: the interactive screen shows at most %d lessons; %s has %zu "
                         "(--bench and --show take any number)\n", SESSION_MAX_LESSONS,
-                opts->lessons_dir ? opts->lessons_dir : "the lesson directory", lessons->count);
+                start->lessons_dir ? start->lessons_dir : "the lesson directory", lessons->count);
         return EXIT_USAGE;
     }
-    cfg.clblast = clblast;
     memset(&t, 0, sizeof t);
     memset(&st, 0, sizeof st);
     if (state_path(path, sizeof path) == 0)
         state_load(path, &st);
-    t.opts = opts;
+    t.start = start;
     t.lessons = lessons;
     t.exercises = exercises;
-    if (opts->exercise != EXERCISE_UNSET)
-        opened = exercise_set_find(exercises, opts->exercise);
+    if (start->exercise > 0)
+        opened = exercise_set_find(exercises, start->exercise);
     if (progress_path(t.progress_file, sizeof t.progress_file) < 0)
         t.progress_file[0] = '\0';
     t.view = xcalloc(1, sizeof *t.view);
@@ -1092,28 +1091,20 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
     t.model.nkeys = sizeof bindings / sizeof bindings[0];
     t.model.mode = KEYS_LESSONS;
     /* An exercise opens over its lesson: the lessons come back there. */
-    t.model.lesson = starting_lesson(lessons, opened ? opened->lesson : opts->lesson, &st);
+    t.model.lesson = starting_lesson(lessons, opened ? opened->lesson : start->lesson, &st);
     t.model.focus = PANE_TEXT;
     t.left = PANE_TEXT;
     t.source_lesson = -1;
-    t.demo_pace = opts->demo_s;
+    t.demo_pace = start->demo_s;
     t.demo_since = now_seconds();
     /* The locale before any thread starts (setlocale is not thread-safe), and numbers in
        the C format: the tuner's files are written and read on the worker thread. */
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
-    cfg.measure = opts->measure;
-    cfg.budget_given = opts->budget_given;
-    cfg.device = opts->device;
-    cfg.params = (struct params_request){ opts->params, opts->nparams, opts->no_tuned, NULL };
-    cfg.max_configs = opts->max_configs;
-    cfg.time_limit_s = opts->time_limit_s;
-    cfg.lessons_apart = opts->lessons_dir != NULL;
-    cfg.check_timeout_s = opts->check_timeout_s;
     /* The signal handlers before the worker opens the device: its driver keeps ours as the
        ones to chain to. */
     crt_install_signals();
-    t.session = session_start(lessons, &cfg, t.model.lesson, starting_size(opts, &st),
+    t.session = session_start(lessons, &start->session, t.model.lesson, starting_size(start, &st),
                               st.has_device ? st.device : NULL);
     session_view(t.session, t.view);
     refresh_sources(&t);
@@ -1123,7 +1114,7 @@ int tutor_run(const struct options *opts, const struct lesson_set *lessons, cons
 
     crt_hold_stderr();
     /* NO_COLOR (https://no-color.org): set and not empty. */
-    crt_init(!opts->no_color && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
+    crt_init(!start->no_color && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
     xalloc_on_failure(crt_fatal);       /* out of memory: the terminal first, then the message */
     trace_file = getenv("CLMM_TUTOR_TRACE") ? fopen(getenv("CLMM_TUTOR_TRACE"), "a") : NULL;
     status = run(&t, trace_file);

@@ -11,9 +11,9 @@
 #include "check.h"
 #include "exercise.h"
 #include "layout.h"
-#include "options.h"
 #include "panes.h"
 #include "progress.h"
+#include "screenstart.h"
 #include "session.h"
 #include "text.h"
 
@@ -47,7 +47,7 @@ enum {
 };
 
 struct tutor {
-    const struct options *opts;
+    const struct screen_start *start;   /* what the screen started with */
     const struct lesson_set *lessons;
     struct session *session;
     struct session_view *view;
