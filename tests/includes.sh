@@ -3,7 +3,8 @@
 # module is a .c file and its .h. The test fails on an include circle between modules, on an
 # include that runs up a layer (the engine includes no header of the command line or of the
 # screen; the command line none of the screen's), on curses outside the screen's files, and
-# on an allowance below that is no longer used (remove it when its include goes).
+# on an allowance below that is no longer used (remove it when its include goes); and on a
+# file of src/ that the README's source map does not name.
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -92,6 +93,16 @@ if [ "$status" -eq 0 ]; then
 else
     not_ok "src/: no include circle, no include up a layer, curses only in the screen's files"
 fi
+
+# The README's source map names every file of src/ (a header alone where it has no .c).
+sed -n '/^The source$/,/^    kernels\//p' "$top_srcdir/README" >"$tmp/map"
+: >"$tmp/out"
+for f in "$top_srcdir"/src/*.c "$top_srcdir"/src/*.h; do
+    b=$(basename "$f")
+    case $b in *.h) [ -f "$top_srcdir/src/${b%.h}.c" ] && continue ;; esac
+    grep -Eq "(^|[[:space:]])$b([[:space:]]|$)" "$tmp/map" || echo "not in README's source map: src/$b" >>"$tmp/out"
+done
+[ -s "$tmp/out" ] && not_ok "README's source map names every file of src/" || ok "README's source map names every file of src/"
 
 # The test itself: a circle and an include up a layer, made on purpose in a copy, are found.
 mkdir -p "$tmp/src"
