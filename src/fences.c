@@ -11,14 +11,20 @@
 #include "ctext.h"
 #include "files.h"
 #include "str.h"
-#include "xalloc.h"
 
 #define MACRO_DEPTH 4
 #define SOURCE_MAX (4u << 20)
 
 enum fence_kind { FENCE_NONE = 0, FENCE_RELEASE = 1, FENCE_ACQUIRE = 2, FENCE_BOTH = 3 };
 
-static enum fence_kind fence_in(const struct ctext *t, const struct ctext_tokens *ts, size_t from, size_t to, int depth);
+static enum fence_kind fence_in(const struct ctext *t, const struct ctext_tokens *ts, size_t from, size_t to,
+                                int depth);
+
+/* Token i ends a statement or opens or closes a block. */
+static bool boundary(const struct ctext_tokens *ts, size_t i)
+{
+    return ctext_is(ts, i, ";") || ctext_is(ts, i, "{") || ctext_is(ts, i, "}");
+}
 
 /* What a macro named name orders: every one of its definitions must be a fence of that
    kind (a file may define it once per device). */
@@ -41,13 +47,15 @@ static enum fence_kind macro_fence(const struct ctext *t, const char *name, int 
    memory for the whole device: OpenCL's mem_fence family with CLK_GLOBAL_MEM_FENCE, an
    atomic_work_item_fence of device scope, inline PTX membar.gl/.sys or fence.sc/acq_rel of
    .gpu/.sys scope, or a macro that is one of these. */
-static enum fence_kind call_fence(const struct ctext *t, const struct ctext_tokens *ts, size_t i, size_t end, int depth)
+static enum fence_kind call_fence(const struct ctext *t, const struct ctext_tokens *ts, size_t i, size_t end,
+                                  int depth)
 {
     const char *name = ts->t[i].text;
 
     if (strcmp(name, "mem_fence") == 0 || strcmp(name, "write_mem_fence") == 0 ||
         strcmp(name, "read_mem_fence") == 0 || strcmp(name, "atomic_work_item_fence") == 0) {
-        if (!ctext_mentions(ts, i, end, "CLK_GLOBAL_MEM_FENCE") || ctext_mentions(ts, i, end, "memory_scope_work_group") ||
+        if (!ctext_mentions(ts, i, end, "CLK_GLOBAL_MEM_FENCE") ||
+            ctext_mentions(ts, i, end, "memory_scope_work_group") ||
             ctext_mentions(ts, i, end, "memory_scope_work_item") || ctext_mentions(ts, i, end, "memory_order_relaxed"))
             return FENCE_NONE;
         if (name[0] == 'w' || ctext_mentions(ts, i, end, "memory_order_release"))
@@ -70,17 +78,20 @@ static enum fence_kind call_fence(const struct ctext *t, const struct ctext_toke
 }
 
 /* The union of the fences called in tokens [from, to). */
-static enum fence_kind fence_in(const struct ctext *t, const struct ctext_tokens *ts, size_t from, size_t to, int depth)
+static enum fence_kind fence_in(const struct ctext *t, const struct ctext_tokens *ts, size_t from, size_t to,
+                                int depth)
 {
     unsigned kind = FENCE_NONE;
 
     for (size_t i = from; i < to; i++) {
         if (!ctext_ident(&ts->t[i]))
             continue;
-        if (ctext_is(ts, i + 1, "(") || (i + 2 < to && ctext_is(ts, i + 1, "volatile") && ctext_is(ts, i + 2, "(")))
-            kind |= call_fence(t, ts, i, ctext_past_parens(ts, ctext_is(ts, i + 1, "(") ? i + 1 : i + 2, ts->n), depth);
-        else if (macro_fence(t, ts->t[i].text, depth) != FENCE_NONE)
-            kind |= macro_fence(t, ts->t[i].text, depth);   /* an object-like macro */
+        if (ctext_is(ts, i + 1, "("))
+            kind |= call_fence(t, ts, i, ctext_past_parens(ts, i + 1, ts->n), depth);
+        else if (i + 2 < to && ctext_is(ts, i + 1, "volatile") && ctext_is(ts, i + 2, "("))   /* asm volatile */
+            kind |= call_fence(t, ts, i, ctext_past_parens(ts, i + 2, ts->n), depth);
+        else
+            kind |= macro_fence(t, ts->t[i].text, depth);   /* an object-like macro, or none */
     }
     return (enum fence_kind)kind;
 }
@@ -105,7 +116,8 @@ static bool atomic_rmw(const struct ctext_tokens *ts, size_t i, size_t end, enum
     if (strncmp(name, "atomic_fetch_", 13) == 0 || strncmp(name, "atomic_exchange", 15) == 0 ||
         strncmp(name, "atomic_compare_exchange", 23) == 0) {
         size_t close = ctext_past_parens(ts, i + 1, end);
-        if (ctext_mentions(ts, i, close, "memory_scope_work_group") || ctext_mentions(ts, i, close, "memory_scope_work_item"))
+        if (ctext_mentions(ts, i, close, "memory_scope_work_group") ||
+            ctext_mentions(ts, i, close, "memory_scope_work_item"))
             return true;
         if (!strstr(name, "_explicit") || ctext_mentions(ts, i, close, "memory_order_seq_cst") ||
             ctext_mentions(ts, i, close, "memory_order_acq_rel"))
@@ -131,9 +143,7 @@ static bool assignment(const char *s)
    rather than storing through one. */
 static bool declares_pointer(const struct ctext_tokens *ts, size_t i, size_t from)
 {
-    for (size_t k = i; k-- > from;) {
-        if (ctext_is(ts, k, ";") || ctext_is(ts, k, "{") || ctext_is(ts, k, "}"))
-            break;
+    for (size_t k = i; k-- > from && !boundary(ts, k);) {
         if (ctext_is(ts, k, "__global") || ctext_is(ts, k, "global"))
             return true;
     }
@@ -148,11 +158,12 @@ static size_t first_store(const struct ctext *t, size_t from, size_t to)
 
     for (size_t i = from; i < to; i++) {
         const char *s = ts->t[i].text;
-        if (ctext_ident(&ts->t[i]) && ctext_is(ts, i + 1, "(") && strstr(s, "store") && strncmp(s, "atomic", 6) != 0)
+        if (ctext_ident(&ts->t[i]) && ctext_is(ts, i + 1, "(") && strstr(s, "store") &&
+            strncmp(s, "atomic", 6) != 0)
             return i;
         if (assignment(s) && !declares_pointer(ts, i, from)) {
             for (size_t k = i; k-- > from;) {
-                if (ctext_is(ts, k, ";") || ctext_is(ts, k, "{") || ctext_is(ts, k, "}") || ctext_is(ts, k, ")") || assignment(ts->t[k].text))
+                if (boundary(ts, k) || ctext_is(ts, k, ")") || assignment(ts->t[k].text))
                     break;
                 if (ctext_global(t, &ts->t[k]))
                     return k;
@@ -197,7 +208,7 @@ static size_t first_read(const struct ctext *t, size_t from, size_t to)
    next boundary. */
 static size_t statement_start(const struct ctext_tokens *ts, size_t i, size_t floor)
 {
-    while (i > floor && !ctext_is(ts, i - 1, ";") && !ctext_is(ts, i - 1, "{") && !ctext_is(ts, i - 1, "}"))
+    while (i > floor && !boundary(ts, i - 1))
         i--;
     return i;
 }
@@ -264,7 +275,7 @@ static int acquire_unfenced(const struct ctext *t, size_t count, size_t end)
         lo++;
     for (lo++; lo < end;) {
         size_t hi = lo, f, r;
-        while (hi < end && !ctext_is(ts, hi, ";") && !ctext_is(ts, hi, "{") && !ctext_is(ts, hi, "}"))
+        while (hi < end && !boundary(ts, hi))
             hi++;
         f = first_fence(t, lo, hi, FENCE_ACQUIRE);
         r = first_read(t, lo, f);
