@@ -245,3 +245,21 @@ bool ctext_find_function(const struct ctext_tokens *ts, const char *entry, size_
     }
     return false;
 }
+
+static int count_in(const struct ctext_tokens *ts, const char *word, bool call)
+{
+    int n = 0;
+
+    for (size_t i = 0; i < ts->n; i++)
+        n += strcmp(ts->t[i].text, word) == 0 && (!call || ctext_is(ts, i + 1, "("));
+    return n;
+}
+
+int ctext_count(const struct ctext *t, const char *word, bool call)
+{
+    int n = count_in(&t->code, word, call);
+
+    for (size_t i = 0; i < t->nmacros; i++)
+        n += count_in(&t->macros[i].body, word, call);
+    return n;
+}

@@ -50,6 +50,9 @@ size_t ctext_past_parens(const struct ctext_tokens *ts, size_t open, size_t end)
 bool ctext_mentions(const struct ctext_tokens *ts, size_t from, size_t to, const char *s);
 /* tok names a pointer to global memory that the text declares. */
 bool ctext_global(const struct ctext *t, const struct ctext_token *tok);
+/* How many times word stands as an identifier in the code and in the macros' bodies; with
+   call, only where a '(' follows it. */
+int ctext_count(const struct ctext *t, const char *word, bool call);
 /* The body of the function named name: the token after its { and the one of its }. */
 bool ctext_find_function(const struct ctext_tokens *ts, const char *name, size_t *begin, size_t *end);
 

@@ -7,12 +7,12 @@
    wrong by verify.c's own measure and tolerance. */
 #include "errmap.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctext.h"
 #include "hostgemm.h"
 #include "str.h"
 #include "verify.h"
@@ -274,70 +274,32 @@ bool errmap_product(const float *A, const float *B, const float *C, long long m,
     return true;
 }
 
-/* source with its comments blanked, in a malloc'd copy. */
-static char *without_comments(const char *source)
-{
-    char *text = xstrdup(source);
-
-    for (char *p = text; *p; p++) {
-        if (p[0] == '/' && p[1] == '*') {
-            char *end = strstr(p + 2, "*/");
-            char *stop = end ? end + 2 : p + strlen(p);
-            memset(p, ' ', (size_t)(stop - p));
-            p = stop - 1;
-        } else if (p[0] == '/' && p[1] == '/') {
-            while (*p && *p != '\n')
-                *p++ = ' ';
-            if (!*p)
-                break;
-        }
-    }
-    return text;
-}
-
-/* Whether word stands in text as a whole identifier. */
-static int count_word(const char *text, const char *word, bool call)
-{
-    size_t len = strlen(word);
-    int n = 0;
-
-    for (const char *p = strstr(text, word); p; p = strstr(p + len, word)) {
-        const char *after = p + len;
-        if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-            continue;
-        if (isalnum((unsigned char)*after) || *after == '_')
-            continue;
-        while (call && (*after == ' ' || *after == '\t' || *after == '\n'))
-            after++;
-        if (!call || *after == '(')
-            n++;
-    }
-    return n;
-}
-
 unsigned errmap_uses_of(const char *source)
 {
-    char *text = without_comments(source);
+    struct ctext t;
     unsigned uses = 0;
 
-    if (count_word(text, "__local", false) || count_word(text, "local", false))
+    ctext_read(source, &t);
+    if (ctext_count(&t, "__local", false) || ctext_count(&t, "local", false))
         uses |= USES_LOCAL_MEMORY;
-    if (count_word(text, "barrier", true) || count_word(text, "work_group_barrier", true))
+    if (ctext_count(&t, "barrier", true) || ctext_count(&t, "work_group_barrier", true))
         uses |= USES_BARRIERS;
-    if (count_word(text, "get_local_id", true) || count_word(text, "get_group_id", true))
+    if (ctext_count(&t, "get_local_id", true) || ctext_count(&t, "get_group_id", true))
         uses |= USES_LOCAL_ID;
-    if (count_word(text, "mma", true))
+    if (ctext_count(&t, "mma", true))
         uses |= USES_FRAGMENTS;
-    free(text);
+    ctext_free(&t);
     return uses;
 }
 
 int errmap_barriers_of(const char *source)
 {
-    char *text = without_comments(source);
-    int n = count_word(text, "barrier", true) + count_word(text, "work_group_barrier", true);
+    struct ctext t;
+    int n;
 
-    free(text);
+    ctext_read(source, &t);
+    n = ctext_count(&t, "barrier", true) + ctext_count(&t, "work_group_barrier", true);
+    ctext_free(&t);
     return n;
 }
 
