@@ -362,7 +362,7 @@ void exercise_free(struct exercise *x)
 {
     free(x->start_file);
     free(x->start_name);
-    free(x->base_file);
+    free(x->start_text);
     free(x->solution_file);
     for (size_t i = 0; i < x->nhints; i++)
         free(x->hints[i]);
@@ -421,28 +421,21 @@ static int check_unique(const struct exercise *x, const char *path, const char *
 
 char *exercise_start_text(const struct exercise *x, size_t *len, struct error *e)
 {
-    char *gaps, *base, *text = NULL;
-    size_t n;
-
-    if (!x->base_file)
+    if (!x->start_text)
         return files_read(x->start_file, LESSON_KERNEL_MAX, "a starting kernel", len, e);
-    gaps = files_read(x->start_file, GAPS_FILE_MAX, "a gap file", &n, e);
-    base = gaps ? files_read(x->base_file, LESSON_KERNEL_MAX, "the lesson's kernel", &n, e) : NULL;
-    if (base && gaps_apply(base, x->base_file, gaps, x->start_file, &text, len, e) < 0)
-        text = NULL;
-    free(gaps);
-    free(base);
-    return text;
+    *len = strlen(x->start_text);
+    return xstrdup(x->start_text);
 }
 
-/* A start written as a gap file edits the lesson's kernel: the edits must apply now, so that a
+/* A start written as a gap file is made now from the lesson's kernel and kept: so that a
    lesson whose kernel changed under its exercise is refused here, not met by a student. */
-static int check_gaps(struct exercise *x, const char *path, const char *text, const struct lesson_set *lessons,
+static int make_start(struct exercise *x, const char *path, const char *text, const struct lesson_set *lessons,
                       struct error *e)
 {
     const struct lesson *owner;
-    char *start;
-    size_t len;
+    char *gaps, *base = NULL;
+    size_t n;
+    int rc = -1;
 
     if (!str_has_suffix(x->start_file, ".gap"))
         return 0;
@@ -452,11 +445,12 @@ static int check_gaps(struct exercise *x, const char *path, const char *text, co
                   header_line(text, "kernel"), x->lesson);
         return -1;
     }
-    x->base_file = xstrdup(owner->kernel_file);
-    if (!(start = exercise_start_text(x, &len, e)))
-        return -1;
-    free(start);
-    return 0;
+    gaps = files_read(x->start_file, GAPS_FILE_MAX, "a gap file", &n, e);
+    if (gaps && (base = files_read(owner->kernel_file, LESSON_KERNEL_MAX, "the lesson's kernel", &n, e)))
+        rc = gaps_apply(base, owner->kernel_file, gaps, x->start_file, &x->start_text, &n, e);
+    free(gaps);
+    free(base);
+    return rc;
 }
 
 static int load_one(const char *path, const char *const *dirs, const struct lesson_set *lessons,
@@ -478,7 +472,7 @@ static int load_one(const char *path, const char *const *dirs, const struct less
         return -1;
     }
     if (check_lessons(&x, path, text, lessons, e) < 0 || check_unique(&x, path, text, set, e) < 0 ||
-        check_gaps(&x, path, text, lessons, e) < 0) {
+        make_start(&x, path, text, lessons, e) < 0) {
         free(text);
         exercise_free(&x);
         return -1;

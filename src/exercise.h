@@ -27,8 +27,8 @@ struct exercise {
     char *start_file;           /* the starting kernel, resolved: a kernel, or a gap file (a
                                    name ending in .gap: gaps.h) */
     char *start_name;           /* the workspace copy's name (a gap file's with .cl) */
-    char *base_file;            /* a gap file's start: the lesson's kernel it edits; NULL for a
-                                   starting kernel written whole */
+    char *start_text;           /* a gap file's start, made from the lesson's kernel when the
+                                   set was loaded; NULL for a starting kernel written whole */
     char *solution_file;        /* the solution kernel, resolved; NULL: the lesson's kernel */
     char *hints[EXERCISE_MAX_HINTS];
     size_t nhints;
@@ -71,8 +71,8 @@ int exercise_set_load(const char *dir, const struct lesson_set *lessons, struct 
                       struct error *e);
 void exercise_set_free(struct exercise_set *set);
 
-/* The text of x's starting kernel: its file, or its lesson's kernel with the edits of its
-   gap file. Malloc'd, its length in *len; NULL with the reason in e. */
+/* The text of x's starting kernel: its file, or (start_text) its lesson's kernel with the
+   edits of its gap file. Malloc'd, its length in *len; NULL with the reason in e. */
 char *exercise_start_text(const struct exercise *x, size_t *len, struct error *e);
 const struct exercise *exercise_set_find(const struct exercise_set *set, int number);
 /* Position in the set (0-based), or -1. */

@@ -84,7 +84,7 @@ START_TEST(test_gaps_shipped)
         const struct exercise *x = &set.items[i];
         size_t len;
         char *text;
-        if (!x->base_file)
+        if (!x->start_text)
             continue;
         gaps++;
         text = exercise_start_text(x, &len, &e);
