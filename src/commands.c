@@ -164,8 +164,13 @@ static void bench_ceilings(struct ocl *cl, struct ceilings *c)
     error_clear(&e);
 }
 
-int commands_clblast_params(const struct options *opts, struct clblast_params *cp,
-                            const struct clblast_params **tuned)
+/* CLBlast's tuned parameters for the reference row: from --clblast-params, else from the
+   files of CLMM_TUTOR_CLBLAST_PARAMS (for --bench and the tutor, with the reference row, in
+   a build with CLBlast). *tuned is NULL when there are none (CLBlast's defaults), else cp.
+   Which of several files of one kernel was kept is said on stderr. Returns EXIT_OK, or
+   EXIT_ENVIRONMENT after printing why a file cannot be used. */
+static int load_clblast_params(const struct options *opts, struct clblast_params *cp,
+                               const struct clblast_params **tuned)
 {
     const char *env = getenv(CLBLAST_PARAMS_ENV), *paths[CLBLAST_PARAMS_MAX_FILES + 1];
     char *list = NULL;
@@ -306,7 +311,9 @@ static int bench_device(const struct options *opts, const struct lesson_set *set
     return status;
 }
 
-int commands_compare(const struct options *opts, struct compare *c, struct compare **saved)
+/* The saved run of --compare into c: *saved is c, or NULL without --compare. Returns
+   EXIT_OK, or EXIT_ENVIRONMENT after printing why the file cannot be used. */
+static int load_compare(const struct options *opts, struct compare *c, struct compare **saved)
 {
     struct error e;
 
@@ -358,8 +365,8 @@ static int bench_on(const struct options *opts, const struct lesson_set *set, in
     int status;
 
     /* The CLBlast row's parameters and the saved run, before anything is measured. */
-    if ((status = commands_clblast_params(opts, cp, &tuned)) != EXIT_OK ||
-        (status = commands_compare(opts, &saved_run, &saved)) != EXIT_OK) {
+    if ((status = load_clblast_params(opts, cp, &tuned)) != EXIT_OK ||
+        (status = load_compare(opts, &saved_run, &saved)) != EXIT_OK) {
         free(cp);
         return status;
     }
@@ -914,8 +921,8 @@ static int open_screen(const struct options *opts, const struct lesson_set *set,
     const struct clblast_params *tuned = NULL;
     int status;
 
-    if ((status = commands_clblast_params(opts, cp, &tuned)) == EXIT_OK &&
-        (status = commands_compare(opts, run, &saved)) == EXIT_OK) {
+    if ((status = load_clblast_params(opts, cp, &tuned)) == EXIT_OK &&
+        (status = load_compare(opts, run, &saved)) == EXIT_OK) {
         struct screen_start start;
         memset(&start, 0, sizeof start);
         start.session.measure = opts->measure;
