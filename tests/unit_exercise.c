@@ -9,6 +9,7 @@
 #include "units.h"
 #include "../src/errmap.h"
 #include "../src/exercise.h"
+#include "../src/str.h"
 
 /* A scratch directory for each test, holding start.cl and sol.cl, inside a root made once. */
 static char root_dir[64];
@@ -459,6 +460,63 @@ START_TEST(test_exercise_set_no_dir)
 }
 END_TEST
 
+/* A start written as a gap file: made at load from the lesson's kernel, named .cl in the
+   workspace; a gap that no longer applies to the lesson's kernel is refused at load, with the
+   gap file's line. */
+START_TEST(test_exercise_set_gap_file)
+{
+    struct exercise_set set;
+    struct error e;
+    size_t len;
+    char *text;
+
+    scratch_write(base_dir, "01-fill.gap", "# the store left out\n\n"
+                                           "@@ replace\n    C[col * M + row] = acc;\n"
+                                           "@@ with\n    /* TODO: store acc */\n@@ end\n");
+    write_exercise("01-fill.exercise", 1, 1, "01-fill.gap");
+    error_init(&e);
+    ck_assert_msg(exercise_set_load(base_dir, &shipped, &set, &e) == 0, "load failed: %s", e.msg);
+    ck_assert_str_eq(set.items[0].start_name, "01-fill.cl");
+    text = exercise_start_text(&set.items[0], &len, &e);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(len, strlen(text));
+    ck_assert_ptr_nonnull(strstr(text, "__kernel void gemm_naive("));
+    ck_assert_ptr_nonnull(strstr(text, "    /* TODO: store acc */\n"));
+    ck_assert_ptr_null(strstr(text, "C[col * M + row] = acc;"));
+    free(text);
+    exercise_set_free(&set);
+    /* The lesson's kernel no longer holds the text to replace. */
+    scratch_write(base_dir, "01-fill.gap", "\n@@ replace\n    C[row * N + col] = acc;\n@@ with\n@@ end\n");
+    load_fails("01-fill.gap:2: the text to replace is not in");
+}
+END_TEST
+
+/* Every shipped exercise whose start is a gap file loads (its edits apply to its lesson's
+   kernel as it is now), and its start has a TODO. */
+START_TEST(test_exercise_set_shipped_gaps)
+{
+    char dir[4200];
+    const char *top = getenv("top_srcdir");
+    struct exercise_set set;
+    struct error e;
+    int gaps = 0;
+
+    error_init(&e);
+    snprintf(dir, sizeof dir, "%s/exercises", top ? top : CLMM_SRCDIR);
+    ck_assert_msg(exercise_set_load(dir, &shipped, &set, &e) == 0, "%s", e.msg);
+    for (size_t i = 0; i < set.count; i++) {
+        const struct exercise *x = &set.items[i];
+        if (!x->start_text)
+            continue;
+        gaps++;
+        ck_assert_msg(strstr(x->start_text, "TODO") != NULL, "exercise %d: no TODO in its start", x->number);
+        ck_assert_msg(str_has_suffix(x->start_name, ".cl"), "%s", x->start_name);
+    }
+    ck_assert_int_ge(gaps, 12);
+    exercise_set_free(&set);
+}
+END_TEST
+
 START_TEST(test_exercise_goal_describe)
 {
     struct exercise x;
@@ -509,6 +567,8 @@ Suite *exercise_suite(void)
     tcase_add_test(load, test_exercise_set_malformed_file);
     tcase_add_test(load, test_exercise_set_empty_dir);
     tcase_add_test(load, test_exercise_set_no_dir);
+    tcase_add_test(load, test_exercise_set_gap_file);
+    tcase_add_test(load, test_exercise_set_shipped_gaps);
     suite_add_tcase(s, load);
     return s;
 }

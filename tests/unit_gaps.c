@@ -1,14 +1,12 @@
 /* unit_gaps.c: a starting kernel made from a lesson's kernel by a gap file (gaps.h): the
    edits applied in order, and every malformed file or text not found once refused with its
-   line; the shipped exercises' gap files all apply to their lessons' kernels. */
+   line. (A gap file in an exercise set: unit_exercise.c.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "units.h"
-#include "../src/exercise.h"
 #include "../src/gaps.h"
-#include "../src/lesson.h"
 
 static const char *const base = "line one\nline two\nline three\nline two\nline four\n";
 
@@ -64,41 +62,6 @@ START_TEST(test_gaps_refused)
 }
 END_TEST
 
-/* Every shipped exercise whose start is a gap file loads (its edits apply to its lesson's
-   kernel as it is now), and its start has a TODO and differs from the lesson's kernel. */
-START_TEST(test_gaps_shipped)
-{
-    char lessons_dir[4200], exercises_dir[4200];
-    const char *top = getenv("top_srcdir");
-    struct lesson_set lessons;
-    struct exercise_set set;
-    struct error e;
-    int gaps = 0;
-
-    error_init(&e);
-    snprintf(lessons_dir, sizeof lessons_dir, "%s/lessons", top ? top : CLMM_SRCDIR);
-    snprintf(exercises_dir, sizeof exercises_dir, "%s/exercises", top ? top : CLMM_SRCDIR);
-    ck_assert_msg(lesson_set_load(lessons_dir, &lessons, &e) == 0, "%s", e.msg);
-    ck_assert_msg(exercise_set_load(exercises_dir, &lessons, &set, &e) == 0, "%s", e.msg);
-    for (size_t i = 0; i < set.count; i++) {
-        const struct exercise *x = &set.items[i];
-        size_t len;
-        char *text;
-        if (!x->start_text)
-            continue;
-        gaps++;
-        text = exercise_start_text(x, &len, &e);
-        ck_assert_msg(text != NULL, "exercise %d: %s", x->number, e.msg);
-        ck_assert_msg(strstr(text, "TODO") != NULL, "exercise %d: no TODO in its start", x->number);
-        ck_assert_msg(strcmp(x->start_name + strlen(x->start_name) - 3, ".cl") == 0, "%s", x->start_name);
-        free(text);
-    }
-    ck_assert_int_ge(gaps, 12);
-    exercise_set_free(&set);
-    lesson_set_free(&lessons);
-}
-END_TEST
-
 Suite *gaps_suite(void)
 {
     Suite *s = suite_create("gaps");
@@ -106,7 +69,6 @@ Suite *gaps_suite(void)
 
     tcase_add_test(tc, test_gaps_apply);
     tcase_add_test(tc, test_gaps_refused);
-    tcase_add_test(tc, test_gaps_shipped);
     suite_add_tcase(s, tc);
     return s;
 }
