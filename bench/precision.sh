@@ -47,7 +47,7 @@ done 3<"$tmp/runs"
 
 # cuBLAS on the same inputs: clmm-tutor's generator, A from seed 42 and B from 43.
 cublas=none
-if cc -O2 -I"$here/src" -o "$tmp/inputs" "$here/bench/inputs.c" "$here/src/matrix.c" 2>"$tmp/cublas.err"; then
+if cc -O2 -I"$here/src/engine" -o "$tmp/inputs" "$here/bench/inputs.c" "$here/src/engine/matrix.c" 2>"$tmp/cublas.err"; then
     echo "cuBLAS at $sizes" >&2
     python3 - "$tmp" "$ks" "$mn" <<'PY' >"$tmp/cublas.txt" 2>>"$tmp/cublas.err" && cublas=yes
 import os, subprocess, sys

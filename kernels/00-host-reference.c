@@ -1,6 +1,6 @@
 /* Lesson 0: the textbook triple loop on one CPU core, C = A * B, all row-major
    (element (r, c) of a matrix with C columns at r*C + c). Plain C, not OpenCL:
-   the tool compiles this file into itself (src/hostgemm.c includes it). */
+   the tool compiles this file into itself (src/engine/hostgemm.c includes it). */
 
 static void gemm_host_reference(const float *A, const float *B, float *C,
                                 long long M, long long N, long long K)

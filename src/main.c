@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "isolate.h"
-#include "options.h"
-#include "tutor.h"
+#include "cli/commands.h"
+#include "engine/isolate.h"
+#include "cli/options.h"
+#include "tui/tutor.h"
 
 int main(int argc, char **argv)
 {

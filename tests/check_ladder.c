@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "diagram.h"
+#include "engine/build.h"
+#include "tui/diagram.h"
 #include "ladder.h"
-#include "needs.h"
+#include "engine/needs.h"
 
 static void quick(struct measure_config *cfg)
 {

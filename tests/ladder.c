@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "device.h"
-#include "needs.h"
+#include "engine/build.h"
+#include "engine/device.h"
+#include "engine/needs.h"
 
 struct lesson_set ladder_lessons;
 struct ocl ladder_cl;

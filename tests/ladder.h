@@ -8,9 +8,9 @@
 #include <check.h>
 #include <stdbool.h>
 
-#include "lesson.h"
-#include "measure.h"
-#include "ocl.h"
+#include "engine/lesson.h"
+#include "engine/measure.h"
+#include "engine/ocl.h"
 
 extern struct lesson_set ladder_lessons;
 extern struct ocl ladder_cl;

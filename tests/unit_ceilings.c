@@ -8,8 +8,8 @@
 
 #include "scratch.h"
 #include "units.h"
-#include "../src/ceilings.h"
-#include "../src/files.h"
+#include "engine/ceilings.h"
+#include "engine/files.h"
 
 static char base_dir[64];
 static char path[128];

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/chart.h"
+#include "engine/chart.h"
 
 #define ROWS 3
 #define COLUMNS 8

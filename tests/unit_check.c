@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "units.h"
-#include "../src/check.h"
-#include "../src/device.h"
+#include "engine/check.h"
+#include "engine/device.h"
 
 /* ---- check_rewrite_log ---- */
 

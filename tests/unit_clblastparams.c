@@ -9,8 +9,8 @@
 
 #include "scratch.h"
 #include "units.h"
-#include "../src/clblastparams.h"
-#include "../src/files.h"
+#include "engine/clblastparams.h"
+#include "engine/files.h"
 
 #define FIXTURES CLMM_SRCDIR "/tests/clblast/"
 

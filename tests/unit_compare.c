@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/compare.h"
-#include "../src/json.h"
-#include "../src/report.h"
+#include "engine/compare.h"
+#include "engine/json.h"
+#include "cli/report.h"
 
 /* A saved run of two devices: device 0's rows are kept, device 1's left out. */
 static const char saved_run[] =

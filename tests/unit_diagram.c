@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/diagram.h"
-#include "../src/str.h"
+#include "tui/diagram.h"
+#include "engine/str.h"
 
 static struct lesson_set lessons;
 

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "units.h"
-#include "../src/diff.h"
-#include "../src/highlight.h"
-#include "../src/lesson.h"
-#include "../src/str.h"
+#include "tui/diff.h"
+#include "tui/highlight.h"
+#include "engine/lesson.h"
+#include "engine/str.h"
 
 static struct lines old_lines, new_lines;
 static struct diff d;

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/errmap.h"
-#include "../src/hostgemm.h"
-#include "../src/verify.h"
+#include "engine/errmap.h"
+#include "engine/hostgemm.h"
+#include "engine/verify.h"
 
 #define TOL 1e-6
 

@@ -7,9 +7,9 @@
 
 #include "scratch.h"
 #include "units.h"
-#include "../src/errmap.h"
-#include "../src/exercise.h"
-#include "../src/str.h"
+#include "engine/errmap.h"
+#include "engine/exercise.h"
+#include "engine/str.h"
 
 /* A scratch directory for each test, holding start.cl and sol.cl, inside a root made once. */
 static char root_dir[64];

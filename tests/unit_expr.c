@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/expr.h"
+#include "engine/expr.h"
 
 static const struct expr_var test_vars[] = {
     { "M", 1000 }, { "N", 700 }, { "K", 300 }, { "TS", 16 }, { "WPT_M", 8 },

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/fences.h"
-#include "../src/files.h"
-#include "../src/races.h"
-#include "../src/str.h"
+#include "engine/fences.h"
+#include "engine/files.h"
+#include "engine/races.h"
+#include "engine/str.h"
 
 #define ENTRY "gemm_last_adds"
 

@@ -11,7 +11,7 @@
 
 #include "scratch.h"
 #include "units.h"
-#include "../src/files.h"
+#include "engine/files.h"
 
 static char dir[64];
 

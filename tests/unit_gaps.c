@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/gaps.h"
+#include "engine/gaps.h"
 
 static const char *const base = "line one\nline two\nline three\nline two\nline four\n";
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/geometry.h"
+#include "engine/geometry.h"
 
 /* geometry never reads the kernel, so any existing file will do: this one. */
 static const char *const kernel_dirs[] = { CLMM_SRCDIR "/tests", NULL };

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/diff.h"
-#include "../src/highlight.h"
-#include "../src/lesson.h"
-#include "../src/str.h"
+#include "tui/diff.h"
+#include "tui/highlight.h"
+#include "engine/lesson.h"
+#include "engine/str.h"
 
 #define MAX_SPANS 256
 

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/build.h"
-#include "../src/hostcode.h"
-#include "../src/measure.h"
+#include "engine/build.h"
+#include "engine/hostcode.h"
+#include "engine/measure.h"
 
 /* The generator never reads the kernel, so any existing file will do: this one. */
 static const char *const kernel_dirs[] = { CLMM_SRCDIR "/tests", NULL };

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/inside.h"
-#include "../src/lesson.h"
-#include "../src/str.h"
+#include "engine/inside.h"
+#include "engine/lesson.h"
+#include "engine/str.h"
 
 static char *sample(const char *name)
 {

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "units.h"
-#include "../src/isolate.h"
-#include "../src/isolate_wire.h"
+#include "engine/isolate.h"
+#include "engine/isolate_wire.h"
 
 START_TEST(test_wire_round_trip)
 {

@@ -7,7 +7,7 @@
 
 #include "scratch.h"
 #include "units.h"
-#include "../src/json.h"
+#include "engine/json.h"
 
 /* Parses text, which must be valid. */
 static void parse_ok(const char *text, struct json_value *v)

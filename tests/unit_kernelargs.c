@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/kernelargs.h"
+#include "engine/kernelargs.h"
 
 static struct kernel_arg_sig sig(cl_kernel_arg_address_qualifier address, const char *type, const char *name)
 {

@@ -1,6 +1,6 @@
 /* unit_layout.c: where the panes of the interactive screen go. */
 #include "units.h"
-#include "../src/layout.h"
+#include "tui/layout.h"
 
 /* Every visible pane inside the body (between the top and bottom lines), no two overlapping,
    and together covering the body exactly. */

@@ -7,7 +7,7 @@
 
 #include "scratch.h"
 #include "units.h"
-#include "../src/lesson.h"
+#include "engine/lesson.h"
 
 /* A scratch tree for each test: BASE/kernels/tiles.cl and an empty BASE/lessons, with BASE
    inside a root made once, which is removed even when a failed test leaves its tree. */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/matrix.h"
+#include "engine/matrix.h"
 
 /* A 3 x 2 source: element (i, j) is 10 i + j + 1, so that no element is 0. */
 static const float src[3 * 2] = { 1, 2, 11, 12, 21, 22 };

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/measure.h"
-#include "../src/report.h"
+#include "engine/measure.h"
+#include "cli/report.h"
 
 #define TOLERANCE 1e-12
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/needs.h"
+#include "engine/needs.h"
 
 /* A lesson that needs an NVIDIA GPU of compute capability 8.0 or later. */
 static struct lesson tensor_lesson(void)

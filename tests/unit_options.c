@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/options.h"
+#include "cli/options.h"
 
 #define MAX_WORDS 32
 

@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "units.h"
-#include "../src/lesson.h"
-#include "../src/params.h"
-#include "../src/tune.h"
+#include "engine/lesson.h"
+#include "engine/params.h"
+#include "engine/tune.h"
 
 static const char tiles_lesson[] =
     "lesson: 6\ntitle: Tiles\nsources: 003\nengine: host\n"

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/meter.h"
-#include "../src/plot.h"
-#include "../src/svg.h"
+#include "cli/meter.h"
+#include "engine/plot.h"
+#include "engine/svg.h"
 
 /* What write(out) writes, as a malloc'd string. */
 static char *written(void (*write)(FILE *out, const void *ctx), const void *ctx)

@@ -9,7 +9,7 @@
 
 #include "scratch.h"
 #include "units.h"
-#include "../src/practice.h"
+#include "engine/practice.h"
 
 static const char start_text[] = "__kernel void gemm_naive(void) { /* TODO */ }\n";
 

@@ -10,7 +10,7 @@
 
 #include "scratch.h"
 #include "units.h"
-#include "../src/progress.h"
+#include "engine/progress.h"
 
 static char base_dir[64];
 static char path[128];

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/errmap.h"
-#include "../src/files.h"
-#include "../src/races.h"
-#include "../src/str.h"
+#include "engine/errmap.h"
+#include "engine/files.h"
+#include "engine/races.h"
+#include "engine/str.h"
 
 /* A fixture log without its first line (the fixture's own comment). */
 static char *fixture_log(const char *name)

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/reference.h"
-#include "../src/runner.h"
-#include "../src/runner_cblas.h"
+#include "engine/reference.h"
+#include "engine/runner.h"
+#include "engine/runner_cblas.h"
 
 /* The table's 28 columns of a title (report.c). */
 #define TITLE_COLUMNS 28

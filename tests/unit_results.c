@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/results.h"
+#include "engine/results.h"
 
 static const struct gemm_size S256 = { 256, 256, 256 }, S512 = { 512, 512, 512 };
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/roofline.h"
-#include "../src/str.h"
+#include "engine/roofline.h"
+#include "engine/str.h"
 
 static struct lesson_set lessons;
 

@@ -8,7 +8,7 @@
 
 #include "scratch.h"
 #include "units.h"
-#include "../src/sources.h"
+#include "engine/sources.h"
 
 static const char good[] =
     "# The documents.\n"

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "units.h"
-#include "../src/files.h"
-#include "../src/state.h"
+#include "engine/files.h"
+#include "engine/state.h"
 
 static char dir[64];
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/stats.h"
+#include "engine/stats.h"
 
 #define TOLERANCE 1e-12
 

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/str.h"
+#include "engine/str.h"
 
 START_TEST(test_str_separators)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/text.h"
+#include "engine/text.h"
 
 static struct text_lines lines;
 

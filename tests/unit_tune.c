@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "units.h"
-#include "../src/lesson.h"
-#include "../src/str.h"
-#include "../src/tune.h"
-#include "../src/tuned.h"
+#include "engine/lesson.h"
+#include "engine/str.h"
+#include "engine/tune.h"
+#include "engine/tuned.h"
 
 static const char tiles_lesson[] =
     "lesson: 6\ntitle: Tiles\nsources: 003\nengine: host\n"

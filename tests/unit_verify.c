@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/hostgemm.h"
-#include "../src/matrix.h"
-#include "../src/verify.h"
+#include "engine/hostgemm.h"
+#include "engine/matrix.h"
+#include "engine/verify.h"
 
 #define SEED 42
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "units.h"
-#include "../src/str.h"
-#include "../src/waves.h"
+#include "engine/str.h"
+#include "engine/waves.h"
 
 /* An H200 as the NVIDIA driver describes it: 132 compute units, compute capability 9.0,
    48 KiB of local memory per work-group, 228 KiB per compute unit. */

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "units.h"
-#include "../src/xalloc.h"
+#include "engine/xalloc.h"
 
 START_TEST(test_xalloc_works)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "../../src/ceilings.h"
+#include "engine/ceilings.h"
 
 static struct device_info fake(const char *name)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "../../src/exercise.h"
+#include "engine/exercise.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "../../src/clblastparams.h"
-#include "../../src/json.h"
+#include "engine/clblastparams.h"
+#include "engine/json.h"
 
 /* Reads every part of v, as a reader of the tree would. */
 static void walk(const struct json_value *v)

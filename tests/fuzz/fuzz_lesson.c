@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "../../src/lesson.h"
+#include "engine/lesson.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "../../src/options.h"
+#include "cli/options.h"
 
 #define MAX_ARGS 64
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "../../src/sources.h"
+#include "engine/sources.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

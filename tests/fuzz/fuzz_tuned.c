@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "../../src/tuned.h"
+#include "engine/tuned.h"
 
 static struct lesson_set lessons;
 

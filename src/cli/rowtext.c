@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "str.h"
-#include "text.h"
+#include "engine/str.h"
+#include "engine/text.h"
 
 /* Text from a lesson file, made printable (text_printable): a lesson may come from anyone. */
 void rowtext_put(FILE *out, const char *text, bool keep_lines)

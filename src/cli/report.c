@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
-#include "errmap.h"
-#include "needs.h"
-#include "roofline.h"
+#include "engine/chart.h"
+#include "engine/errmap.h"
+#include "engine/needs.h"
+#include "engine/roofline.h"
 #include "rowtext.h"
 #include "side.h"
-#include "sources.h"
-#include "waves.h"
-#include "str.h"
-#include "text.h"
+#include "engine/sources.h"
+#include "engine/waves.h"
+#include "engine/str.h"
+#include "engine/text.h"
 
 /* The main-line lesson before set->items[i], the one its side branch leaves; -1 when none. */
 static int branch_root(const struct lesson_set *set, size_t i)

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canvas.h"
-#include "str.h"
-#include "xalloc.h"
+#include "engine/canvas.h"
+#include "engine/str.h"
+#include "engine/xalloc.h"
 
 #define MAX_COLUMNS 250         /* a character takes at most 4 bytes: a line fits DIAGRAM_LINE_BYTES */
 #define MAX_ROWS 200

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "measure.h"
-#include "precision.h"
+#include "engine/measure.h"
+#include "engine/precision.h"
 
 /* The mark of a side-branch lesson (struct lesson's branch) in the command line's tables. */
 #define ROWTEXT_BRANCH_MARK "|"

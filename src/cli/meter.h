@@ -1,7 +1,7 @@
 /* meter.h: a progress line for the command line's long runs (--bench, --tune) on stderr:
    "lesson 5, 6 of 26, at 1024x1024x1024: 42 s elapsed, about 3:10 left", written over
    itself with \r while a terminal shows it, and blanked when done and before anything else
-   is printed; nothing at all when the stream is not a terminal. Engine code: no curses. */
+   is printed; nothing at all when the stream is not a terminal. No curses. */
 #ifndef CLMM_METER_H
 #define CLMM_METER_H
 
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "measure.h"
+#include "engine/measure.h"
 
 struct meter {
     FILE *out;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "str.h"
-#include "xalloc.h"
+#include "engine/str.h"
+#include "engine/xalloc.h"
 
 #define TAB_STOP 4
 

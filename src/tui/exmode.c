@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "crt.h"
-#include "files.h"
-#include "practice.h"
-#include "str.h"
-#include "xalloc.h"
+#include "engine/files.h"
+#include "engine/practice.h"
+#include "engine/str.h"
+#include "engine/xalloc.h"
 
 static void stamp_file(const char *path, struct file_stamp *out)
 {

@@ -8,17 +8,17 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "datadir.h"
-#include "fences.h"
-#include "files.h"
-#include "isolate.h"
+#include "engine/datadir.h"
+#include "engine/fences.h"
+#include "engine/files.h"
+#include "engine/isolate.h"
 #include "meter.h"
-#include "practice.h"
-#include "progress.h"
-#include "races.h"
+#include "engine/practice.h"
+#include "engine/progress.h"
+#include "engine/races.h"
 #include "report.h"
-#include "str.h"
-#include "text.h"
+#include "engine/str.h"
+#include "engine/text.h"
 
 int excommands_load(const struct options *opts, const struct lesson_set *lessons, struct exercise_set *set)
 {

@@ -7,11 +7,11 @@
 #include <signal.h>
 #include <stdatomic.h>
 
-#include "device.h"
-#include "error.h"
-#include "exitstatus.h"
-#include "isolate.h"
-#include "ocl.h"
+#include "engine/device.h"
+#include "engine/error.h"
+#include "engine/exitstatus.h"
+#include "engine/isolate.h"
+#include "engine/ocl.h"
 #include "options.h"
 
 /* Prints "clmm-tutor: MESSAGE" (made printable) and the detail, returns status; opens the

@@ -5,7 +5,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "str.h"
+#include "engine/str.h"
 
 #define REDRAW_S 0.2            /* the line changes at most this often */
 

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "figures.h"
+#include "engine/figures.h"
 
 #define DIAGRAM_LINE_BYTES 1024
 

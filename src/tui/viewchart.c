@@ -4,11 +4,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "device.h"
-#include "files.h"
-#include "needs.h"
-#include "reference.h"
-#include "str.h"
+#include "engine/device.h"
+#include "engine/files.h"
+#include "engine/needs.h"
+#include "engine/reference.h"
+#include "engine/str.h"
 
 #define METHOD "the median of the session's runs, each result verified before it is timed"
 

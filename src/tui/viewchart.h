@@ -1,7 +1,7 @@
 /* viewchart.h: the chart the interactive screen shows, saved as an SVG picture (plot.h):
    the bars of every lesson at the size on screen, or the sweep of the lesson on screen
-   over sizes; the figures are the session's medians, the ones the bars show. Engine
-   code: no curses. */
+   over sizes; the figures are the session's medians, the ones the bars show. No
+   curses. */
 #ifndef CLMM_VIEWCHART_H
 #define CLMM_VIEWCHART_H
 
@@ -9,10 +9,10 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "error.h"
-#include "lesson.h"
-#include "plot.h"
-#include "session.h"
+#include "engine/error.h"
+#include "engine/lesson.h"
+#include "engine/plot.h"
+#include "engine/session.h"
 
 /* The chart of view into p (which it initialises): with sweep, the sweep of view's
    sweep_lesson; else a bar per lesson measured at view's size, and the current lesson's

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "rowtext.h"
-#include "str.h"
-#include "text.h"
-#include "xalloc.h"
+#include "engine/str.h"
+#include "engine/text.h"
+#include "engine/xalloc.h"
 
 #define CELL_W 13               /* a column: 12 characters and the space before them */
 #define TITLE_W 28              /* the lesson's title, as the table of one device has it */

@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-#include "compare.h"
-#include "device.h"
-#include "measure.h"
+#include "engine/compare.h"
+#include "engine/device.h"
+#include "engine/measure.h"
 
 struct side;
 

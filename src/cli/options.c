@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device.h"
-#include "str.h"
+#include "engine/device.h"
+#include "engine/str.h"
 
 enum {
     OPT_LIST = 256, OPT_DEVICES, OPT_SHOW, OPT_BENCH, OPT_LESSON, OPT_SIZE, OPT_REPS, OPT_FORMAT,

@@ -8,14 +8,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "check.h"
-#include "exercise.h"
+#include "engine/check.h"
+#include "engine/exercise.h"
 #include "layout.h"
 #include "panes.h"
-#include "progress.h"
-#include "screenstart.h"
-#include "session.h"
-#include "text.h"
+#include "engine/progress.h"
+#include "engine/screenstart.h"
+#include "engine/session.h"
+#include "engine/text.h"
 
 #define TICK_MS 50
 #define NOTICE_S 6.0

@@ -8,7 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "text.h"
+#include "engine/text.h"
 
 /* Prints an error; it may quote a lesson file (a title, a key) that holds control
    characters, so it is made printable first. */

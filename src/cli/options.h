@@ -5,10 +5,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "geometry.h"
-#include "params.h"
+#include "engine/geometry.h"
+#include "engine/params.h"
 #include "report.h"
-#include "sizes.h"
+#include "engine/sizes.h"
 
 #define OPTIONS_MAX_PARAMS 16
 #define DEMO_DEFAULT_S 12.0

@@ -2,10 +2,10 @@
 #ifndef CLMM_TUTOR_H
 #define CLMM_TUTOR_H
 
-#include "compare.h"
-#include "exercise.h"
-#include "lesson.h"
-#include "screenstart.h"
+#include "engine/compare.h"
+#include "engine/exercise.h"
+#include "engine/lesson.h"
+#include "engine/screenstart.h"
 
 /* Runs the screen until the user quits; returns the exit status. The terminal is given
    back on every way out, and a fatal error is printed after it. */

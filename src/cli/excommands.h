@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
-#include "check.h"
-#include "exercise.h"
-#include "lesson.h"
+#include "engine/check.h"
+#include "engine/exercise.h"
+#include "engine/lesson.h"
 #include "options.h"
 
 /* Loads the exercises (--exercises-dir, else the installed ones) for the lessons; prints

@@ -10,22 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
+#include "engine/chart.h"
 #include "crt.h"
 #include "diagram.h"
-#include "errmap.h"
+#include "engine/errmap.h"
 #include "highlight.h"
-#include "hostcode.h"
-#include "inside.h"
-#include "roofline.h"
-#include "measure.h"
-#include "needs.h"
-#include "sources.h"
-#include "stats.h"
-#include "str.h"
-#include "text.h"
-#include "waves.h"
-#include "xalloc.h"
+#include "engine/hostcode.h"
+#include "engine/inside.h"
+#include "engine/roofline.h"
+#include "engine/measure.h"
+#include "engine/needs.h"
+#include "engine/sources.h"
+#include "engine/stats.h"
+#include "engine/str.h"
+#include "engine/text.h"
+#include "engine/waves.h"
+#include "engine/xalloc.h"
 
 #define LINE_BYTES 4096
 

@@ -7,14 +7,14 @@
 
 #include <stdbool.h>
 
-#include "check.h"
-#include "compare.h"
+#include "engine/check.h"
+#include "engine/compare.h"
 #include "diff.h"
-#include "exercise.h"
+#include "engine/exercise.h"
 #include "layout.h"
-#include "lesson.h"
-#include "progress.h"
-#include "session.h"
+#include "engine/lesson.h"
+#include "engine/progress.h"
+#include "engine/session.h"
 
 struct tutor;
 

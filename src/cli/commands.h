@@ -3,11 +3,11 @@
 #define CLMM_COMMANDS_H
 
 #include "cli.h"
-#include "compare.h"
-#include "exercise.h"
-#include "lesson.h"
+#include "engine/compare.h"
+#include "engine/exercise.h"
+#include "engine/lesson.h"
 #include "options.h"
-#include "screenstart.h"
+#include "engine/screenstart.h"
 
 /* The interactive screen, given by the program (the engine has no curses): it starts with
    start, filled from the options (start->exercise says whether it opens on an exercise of

@@ -4,16 +4,16 @@
 
 #include <stdio.h>
 
-#include "ceilings.h"
-#include "clblastparams.h"
-#include "compare.h"
-#include "device.h"
-#include "waves.h"
-#include "inside.h"
-#include "lesson.h"
-#include "measure.h"
+#include "engine/ceilings.h"
+#include "engine/clblastparams.h"
+#include "engine/compare.h"
+#include "engine/device.h"
+#include "engine/waves.h"
+#include "engine/inside.h"
+#include "engine/lesson.h"
+#include "engine/measure.h"
 #include "rowtext.h"
-#include "tune.h"
+#include "engine/tune.h"
 
 enum report_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
 
