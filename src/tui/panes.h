@@ -1,7 +1,8 @@
-/* panes.h: drawing the interactive screen: the title and key lines, the four panes
+/* panes.h: drawing the interactive screen: the title and key lines (lines.c), the panes
    (lesson text, kernel source, work-group layout, GFLOPS; for an exercise: its task, the
-   student's file and the check) and the overlays. Each draw
-   function only reads the model; scroll offsets are clamped to the content. */
+   student's file and the check), each a file of its own in the table panes_table
+   (panes.c), and the overlays (overlays.c). Each draw function only reads the model; scroll
+   offsets are clamped to the content. */
 #ifndef CLMM_PANES_H
 #define CLMM_PANES_H
 
@@ -93,6 +94,17 @@ struct screen_model {
     const struct exercise_model *exercise;
     struct compare *compare;    /* --compare: a saved run, drawn as ghost bars; NULL: none */
 };
+
+/* A pane of the screen: the slot of the layout it fills, the modes it shows in (KEYS_LESSONS,
+   KEYS_EXERCISE or both), and its draw function. The screen draws, in the table's order,
+   every pane of its mode whose slot is visible. */
+struct pane_ops {
+    enum pane slot;
+    unsigned modes;
+    void (*draw)(const struct rect *r, struct screen_model *m);
+};
+extern const struct pane_ops panes_table[];
+extern const size_t panes_count;
 
 void panes_draw_title(const struct rect *r, const struct screen_model *m);
 void panes_draw_keys(const struct rect *r, const struct screen_model *m);

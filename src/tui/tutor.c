@@ -915,16 +915,12 @@ static void draw(struct tutor *t)
     t->model.message_is_error = t->notice_is_error;
     t->model.demo = t->demo_pace > 0;
     panes_draw_title(&L->title, &t->model);
-    if (rect_visible(&L->pane[PANE_TEXT]))
-        panes_draw_text(&L->pane[PANE_TEXT], &t->model);
-    if (rect_visible(&L->pane[PANE_SOURCE]))
-        panes_draw_source(&L->pane[PANE_SOURCE], &t->model);
-    if (rect_visible(&L->pane[PANE_LAYOUT]) && !t->exercise)
-        panes_draw_layout(&L->pane[PANE_LAYOUT], &t->model);
-    if (rect_visible(&L->pane[PANE_GFLOPS]) && t->exercise)
-        panes_draw_check(&L->pane[PANE_GFLOPS], &t->model);
-    else if (rect_visible(&L->pane[PANE_GFLOPS]))
-        panes_draw_gflops(&L->pane[PANE_GFLOPS], &t->model);
+    for (size_t i = 0; i < panes_count; i++) {
+        const struct pane_ops *p = &panes_table[i];
+
+        if ((p->modes & (t->exercise ? KEYS_EXERCISE : KEYS_LESSONS)) && rect_visible(&L->pane[p->slot]))
+            p->draw(&L->pane[p->slot], &t->model);
+    }
     panes_draw_keys(&L->keys, &t->model);
     if (overlays[t->overlay].draw)
         overlays[t->overlay].draw(t, cols, rows);
