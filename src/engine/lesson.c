@@ -31,6 +31,7 @@ struct reader {
     struct lesson *l;
     struct error *e;
     const struct lesson_extra *extra;   /* NULL for a lesson file */
+    const char *const *kernel_dirs;     /* where kernel and emulation files are looked for */
     struct pending_expr *exprs;
     size_t nexprs;
     struct {
@@ -655,201 +656,344 @@ static int key_line(const struct reader *r, const char *key)
     return 0;
 }
 
-/* param, switch, rule, multiple and require may repeat, and the then lines once per launch (see
-   parse_then_line); every other key is given at most once. */
-static int check_once(struct reader *r, const char *key)
-{
-    static const char *const repeatable[] = { "param", "switch", "rule", "multiple", "require", "then", "then-args",
-                                              "then-global", "then-local", "then-when" };
+/* ---- the header's keys, one function each (the table lesson_keys below) ---- */
 
-    for (size_t i = 0; i < sizeof repeatable / sizeof repeatable[0]; i++)
-        if (strcmp(key, repeatable[i]) == 0)
-            return 0;
-    if (key_line(r, key) > 0)
-        return bad(r, "\"%s\" is given twice", key);
-    if (r->nseen < sizeof r->seen / sizeof r->seen[0]) {
-        snprintf(r->seen[r->nseen].key, sizeof r->seen[0].key, "%s", key);
-        r->seen[r->nseen++].line = r->line;
-    }
+static int key_number(struct reader *r, const char *value)
+{
+    long long n;
+
+    if (str_to_ll(value, &n) < 0 || n < 0 || n > 99)
+        return bad(r, "lesson number \"%s\" is not an integer from 0 to 99", value);
+    r->l->number = (int)n;
     return 0;
 }
 
-/* The keys that describe how the kernel divides the work (struct lesson_layout). */
-static int parse_layout_line(struct reader *r, const char *key, const char *value)
+static int key_title(struct reader *r, const char *value)
 {
-    struct lesson_layout *y = &r->l->layout;
+    return set_string(&r->l->title, value);
+}
 
-    if (strcmp(key, "tile") == 0)
-        return parse_pair(r, value, y->tile);
-    if (strcmp(key, "item") == 0)
-        return parse_pair(r, value, y->item);
-    if (strcmp(key, "item-run") == 0)
-        return parse_pair(r, value, y->item_run);
-    if (strcmp(key, "item-stride") == 0) {
-        y->item_stride_line = r->line;
-        return parse_pair(r, value, y->item_stride);
-    }
-    if (strcmp(key, "local-a") == 0)
-        return parse_pair(r, value, y->local_a);
-    if (strcmp(key, "local-b") == 0)
-        return parse_pair(r, value, y->local_b);
-    if (strcmp(key, "local-copies") == 0)
-        return parse_one(r, value, &y->local_copies);
-    if (strcmp(key, "k-split") == 0) {
-        y->k_split_line = r->line;
-        return parse_one(r, value, &y->k_split);
-    }
-    if (strcmp(key, "k-split-tiles") == 0) {
-        y->k_split_tiles_line = r->line;
-        return parse_one(r, value, &y->k_split_tiles);
-    }
-    if (strcmp(key, "k-split-groups") == 0) {
-        y->k_split_groups_line = r->line;
-        return parse_one(r, value, &y->k_split_groups);
-    }
-    if (strcmp(key, "loads") == 0)
-        return parse_one(r, value, &y->loads);
-    return bad(r, "unknown key \"%s\" (see lessons/FORMAT or clmm-tutor(1))", key);
+static int key_short(struct reader *r, const char *value)
+{
+    if (str_columns(value, strlen(value)) > LESSON_SHORT_TITLE_MAX)
+        return bad(r, "the short title is longer than %s columns", "28");
+    return set_string(&r->l->short_title, value);
+}
+
+static int key_sources(struct reader *r, const char *value)
+{
+    return set_string(&r->l->sources, value);
+}
+
+static int key_branch(struct reader *r, const char *value)
+{
+    if (value[0] == '\0')
+        return bad(r, "the %s line names no branch", "branch");
+    if (str_columns(value, strlen(value)) > LESSON_BRANCH_MAX)
+        return bad(r, "the branch's name is longer than %s columns", "28");
+    return set_string(&r->l->branch, value);
+}
+
+static int key_engine(struct reader *r, const char *value)
+{
+    if (strcmp(value, "opencl") == 0)
+        r->l->engine = ENGINE_OPENCL;
+    else if (strcmp(value, "host") == 0)
+        r->l->engine = ENGINE_HOST;
+    else
+        return bad(r, "engine must be opencl or host, found \"%s\"", value);
+    return 0;
+}
+
+static int key_precision(struct reader *r, const char *value)
+{
+    return precision_parse(value, &r->l->precision) ? 0
+                                                    : bad(r, "precision must be fp32 or tf32, found \"%.200s\"", value);
+}
+
+static int key_units(struct reader *r, const char *value)
+{
+    return units_parse(value, &r->l->units) ? 0 : bad(r, "units must be fp32 or tensor, found \"%.200s\"", value);
+}
+
+static int key_kernel(struct reader *r, const char *value)
+{
+    r->l->kernel_file = find_kernel(r, value, r->kernel_dirs);
+    return r->l->kernel_file ? 0 : -1;
+}
+
+static int key_emulation(struct reader *r, const char *value)
+{
+    r->l->emulation = find_kernel(r, value, r->kernel_dirs);
+    return r->l->emulation ? 0 : -1;
+}
+
+static int key_entry(struct reader *r, const char *value)
+{
+    r->l->launch[0].line = r->line;
+    return set_string(&r->l->launch[0].entry, value);
+}
+
+static int key_options(struct reader *r, const char *value)
+{
+    return set_string(&r->l->options, value);
+}
+
+static int key_args(struct reader *r, const char *value)
+{
+    return parse_args(r, value, &r->l->launch[0]);
+}
+
+static int key_scratch(struct reader *r, const char *value)
+{
+    return parse_one(r, value, &r->l->scratch);
+}
+
+static int key_scratch_zero(struct reader *r, const char *value)
+{
+    return parse_one(r, value, &r->l->scratch_zero);
+}
+
+static int key_order(struct reader *r, const char *value)
+{
+    if (strcmp(value, "row-major") == 0)
+        r->l->column_major = false;
+    else if (strcmp(value, "column-major") == 0)
+        r->l->column_major = true;
+    else
+        return bad(r, "order must be row-major or column-major, found \"%s\"", value);
+    return 0;
+}
+
+static int key_b_transposed(struct reader *r, const char *value)
+{
+    return parse_bool(r, value, &r->l->b_transposed);
+}
+
+static int key_square(struct reader *r, const char *value)
+{
+    return parse_bool(r, value, &r->l->square);
+}
+
+static int key_pad(struct reader *r, const char *value)
+{
+    return parse_bool(r, value, &r->l->pad);
+}
+
+static int key_param(struct reader *r, const char *value)
+{
+    return parse_param(r, value, false);
+}
+
+static int key_switch(struct reader *r, const char *value)
+{
+    return parse_param(r, value, true);
+}
+
+static int key_global(struct reader *r, const char *value)
+{
+    return parse_dims(r, value, r->l->launch[0].global, &r->l->launch[0].dims);
+}
+
+static int key_local(struct reader *r, const char *value)
+{
+    return parse_dims(r, value, r->l->launch[0].local, &r->l->launch[0].local_dims);
+}
+
+/* The keys that describe how the kernel divides the work (struct lesson_layout). */
+
+static int key_tile(struct reader *r, const char *value)
+{
+    return parse_pair(r, value, r->l->layout.tile);
+}
+
+static int key_item(struct reader *r, const char *value)
+{
+    return parse_pair(r, value, r->l->layout.item);
+}
+
+static int key_item_run(struct reader *r, const char *value)
+{
+    return parse_pair(r, value, r->l->layout.item_run);
+}
+
+static int key_item_stride(struct reader *r, const char *value)
+{
+    r->l->layout.item_stride_line = r->line;
+    return parse_pair(r, value, r->l->layout.item_stride);
+}
+
+static int key_local_a(struct reader *r, const char *value)
+{
+    return parse_pair(r, value, r->l->layout.local_a);
+}
+
+static int key_local_b(struct reader *r, const char *value)
+{
+    return parse_pair(r, value, r->l->layout.local_b);
+}
+
+static int key_local_copies(struct reader *r, const char *value)
+{
+    return parse_one(r, value, &r->l->layout.local_copies);
+}
+
+static int key_k_split(struct reader *r, const char *value)
+{
+    r->l->layout.k_split_line = r->line;
+    return parse_one(r, value, &r->l->layout.k_split);
+}
+
+static int key_k_split_tiles(struct reader *r, const char *value)
+{
+    r->l->layout.k_split_tiles_line = r->line;
+    return parse_one(r, value, &r->l->layout.k_split_tiles);
+}
+
+static int key_k_split_groups(struct reader *r, const char *value)
+{
+    r->l->layout.k_split_groups_line = r->line;
+    return parse_one(r, value, &r->l->layout.k_split_groups);
+}
+
+static int key_loads(struct reader *r, const char *value)
+{
+    return parse_one(r, value, &r->l->layout.loads);
 }
 
 /* The lines of a further launch: "then: ENTRY" starts it, and the then-args, then-global,
-   then-local and then-when lines after it, each at most once, describe it. Returns 1 when key
-   is none of them. */
-static int parse_then_line(struct reader *r, const char *key, const char *value)
+   then-local and then-when lines after it, each at most once, describe it. */
+static int key_then(struct reader *r, const char *value)
 {
     struct lesson *l = r->l;
-    struct lesson_launch *k = &l->launch[l->nlaunches - 1];
-    char what[160];
+    struct lesson_launch *k;
 
-    if (strcmp(key, "then") == 0) {
-        if (l->nlaunches == LESSON_MAX_LAUNCHES)
-            return bad(r, "at most %s further launches (then lines)", "3");
-        if (!is_identifier(value))
-            return bad(r, "then names the __kernel function of a further launch: \"%s\" is not a C identifier",
-                       value);
-        k = &l->launch[l->nlaunches++];
-        k->entry = xstrdup(value);
-        k->line = r->line;
-        return 0;
-    }
-    if (strncmp(key, "then-", 5) != 0)
-        return 1;
-    if (strcmp(key, "then-args") != 0 && strcmp(key, "then-global") != 0 && strcmp(key, "then-local") != 0 &&
-        strcmp(key, "then-when") != 0)
-        return 1;
-    if (l->nlaunches == 1)
-        return bad(r, "%s comes before any then line: it describes the launch that the then line above it "
-                      "starts", key);
-    snprintf(what, sizeof what, "\"%s\" is given twice for the launch of line %d (then: %.60s)", key, k->line,
-             k->entry);
-    if (strcmp(key, "then-args") == 0)
-        return k->nargs ? bad(r, "%s", what) : parse_args(r, value, k);
-    if (strcmp(key, "then-global") == 0)
-        return k->dims ? bad(r, "%s", what) : parse_dims(r, value, k->global, &k->dims);
-    if (strcmp(key, "then-local") == 0)
-        return k->local_dims ? bad(r, "%s", what) : parse_dims(r, value, k->local, &k->local_dims);
-    return k->when ? bad(r, "%s", what) : parse_one(r, value, &k->when);
+    if (l->nlaunches == LESSON_MAX_LAUNCHES)
+        return bad(r, "at most %s further launches (then lines)", "3");
+    if (!is_identifier(value))
+        return bad(r, "then names the __kernel function of a further launch: \"%s\" is not a C identifier", value);
+    k = &l->launch[l->nlaunches++];
+    k->entry = xstrdup(value);
+    k->line = r->line;
+    return 0;
 }
 
-static int parse_line(struct reader *r, const char *key, const char *value, const char *const *kernel_dirs)
+/* The launch a then-* line describes (the last then line's), or NULL, said, when there is none
+   or the line was given for it already (given). */
+static struct lesson_launch *further_launch(struct reader *r, const char *key, bool given)
 {
-    int rc;
+    struct lesson_launch *k = &r->l->launch[r->l->nlaunches - 1];
+    char what[160];
 
-    struct lesson *l = r->l;
+    if (r->l->nlaunches == 1) {
+        bad(r, "%s comes before any then line: it describes the launch that the then line above it starts", key);
+        return NULL;
+    }
+    if (!given)
+        return k;
+    snprintf(what, sizeof what, "\"%s\" is given twice for the launch of line %d (then: %.60s)", key, k->line,
+             k->entry);
+    bad(r, "%s", what);
+    return NULL;
+}
 
-    if (check_once(r, key) < 0)
-        return -1;
-    if ((rc = parse_then_line(r, key, value)) <= 0)
-        return rc;
-    if (strcmp(key, "lesson") == 0) {
-        long long n;
-        if (str_to_ll(value, &n) < 0 || n < 0 || n > 99)
-            return bad(r, "lesson number \"%s\" is not an integer from 0 to 99", value);
-        l->number = (int)n;
-        return 0;
+static int key_then_args(struct reader *r, const char *value)
+{
+    struct lesson_launch *k = further_launch(r, "then-args", r->l->launch[r->l->nlaunches - 1].nargs > 0);
+    return k ? parse_args(r, value, k) : -1;
+}
+
+static int key_then_global(struct reader *r, const char *value)
+{
+    struct lesson_launch *k = further_launch(r, "then-global", r->l->launch[r->l->nlaunches - 1].dims > 0);
+    return k ? parse_dims(r, value, k->global, &k->dims) : -1;
+}
+
+static int key_then_local(struct reader *r, const char *value)
+{
+    struct lesson_launch *k = further_launch(r, "then-local", r->l->launch[r->l->nlaunches - 1].local_dims > 0);
+    return k ? parse_dims(r, value, k->local, &k->local_dims) : -1;
+}
+
+static int key_then_when(struct reader *r, const char *value)
+{
+    struct lesson_launch *k = further_launch(r, "then-when", r->l->launch[r->l->nlaunches - 1].when != NULL);
+    return k ? parse_one(r, value, &k->when) : -1;
+}
+
+/* The keys of a lesson file's header (lessons/FORMAT): its name, whether it may be given
+   more than once (param, switch, rule, multiple and require, and the then lines once per
+   launch), and the function that reads its value into the lesson. A new key is a function
+   and a line here. */
+static const struct lesson_key {
+    const char *name;
+    bool repeatable;
+    int (*parse)(struct reader *r, const char *value);
+} lesson_keys[] = {
+    {"lesson", false, key_number},
+    {"title", false, key_title},
+    {"short", false, key_short},
+    {"sources", false, key_sources},
+    {"branch", false, key_branch},
+    {"engine", false, key_engine},
+    {"precision", false, key_precision},
+    {"units", false, key_units},
+    {"needs", false, parse_needs},
+    {"kernel", false, key_kernel},
+    {"emulation", false, key_emulation},
+    {"entry", false, key_entry},
+    {"options", false, key_options},
+    {"args", false, key_args},
+    {"scratch", false, key_scratch},
+    {"scratch-zero", false, key_scratch_zero},
+    {"order", false, key_order},
+    {"b-transposed", false, key_b_transposed},
+    {"square", false, key_square},
+    {"pad", false, key_pad},
+    {"param", true, key_param},
+    {"switch", true, key_switch},
+    {"global", false, key_global},
+    {"local", false, key_local},
+    {"multiple", true, parse_multiple},
+    {"require", true, parse_require},
+    {"rule", true, parse_rule},
+    {"tile", false, key_tile},
+    {"item", false, key_item},
+    {"item-run", false, key_item_run},
+    {"item-stride", false, key_item_stride},
+    {"local-a", false, key_local_a},
+    {"local-b", false, key_local_b},
+    {"local-copies", false, key_local_copies},
+    {"k-split", false, key_k_split},
+    {"k-split-tiles", false, key_k_split_tiles},
+    {"k-split-groups", false, key_k_split_groups},
+    {"loads", false, key_loads},
+    {"then", true, key_then},
+    {"then-args", true, key_then_args},
+    {"then-global", true, key_then_global},
+    {"then-local", true, key_then_local},
+    {"then-when", true, key_then_when},
+};
+
+/* A line of the header: its key looked up in lesson_keys, given twice only where it may be. */
+static int parse_line(struct reader *r, const char *key, const char *value)
+{
+    const struct lesson_key *k = NULL;
+
+    for (size_t i = 0; i < sizeof lesson_keys / sizeof lesson_keys[0] && !k; i++)
+        if (strcmp(key, lesson_keys[i].name) == 0)
+            k = &lesson_keys[i];
+    if (!k)
+        return bad(r, "unknown key \"%s\" (see lessons/FORMAT or clmm-tutor(1))", key);
+    if (!k->repeatable) {
+        if (key_line(r, key) > 0)
+            return bad(r, "\"%s\" is given twice", key);
+        if (r->nseen < sizeof r->seen / sizeof r->seen[0]) {
+            snprintf(r->seen[r->nseen].key, sizeof r->seen[0].key, "%s", key);
+            r->seen[r->nseen++].line = r->line;
+        }
     }
-    if (strcmp(key, "title") == 0)
-        return set_string(&l->title, value);
-    if (strcmp(key, "short") == 0) {
-        if (str_columns(value, strlen(value)) > LESSON_SHORT_TITLE_MAX)
-            return bad(r, "the short title is longer than %s columns", "28");
-        return set_string(&l->short_title, value);
-    }
-    if (strcmp(key, "sources") == 0)
-        return set_string(&l->sources, value);
-    if (strcmp(key, "branch") == 0) {
-        if (value[0] == '\0')
-            return bad(r, "the %s line names no branch", "branch");
-        if (str_columns(value, strlen(value)) > LESSON_BRANCH_MAX)
-            return bad(r, "the branch's name is longer than %s columns", "28");
-        return set_string(&l->branch, value);
-    }
-    if (strcmp(key, "engine") == 0) {
-        if (strcmp(value, "opencl") == 0)
-            l->engine = ENGINE_OPENCL;
-        else if (strcmp(value, "host") == 0)
-            l->engine = ENGINE_HOST;
-        else
-            return bad(r, "engine must be opencl or host, found \"%s\"", value);
-        return 0;
-    }
-    if (strcmp(key, "precision") == 0)
-        return precision_parse(value, &l->precision) ? 0
-                                                     : bad(r, "precision must be fp32 or tf32, found \"%.200s\"", value);
-    if (strcmp(key, "units") == 0)
-        return units_parse(value, &l->units) ? 0 : bad(r, "units must be fp32 or tensor, found \"%.200s\"", value);
-    if (strcmp(key, "needs") == 0)
-        return parse_needs(r, value);
-    if (strcmp(key, "kernel") == 0) {
-        l->kernel_file = find_kernel(r, value, kernel_dirs);
-        return l->kernel_file ? 0 : -1;
-    }
-    if (strcmp(key, "emulation") == 0) {
-        l->emulation = find_kernel(r, value, kernel_dirs);
-        return l->emulation ? 0 : -1;
-    }
-    if (strcmp(key, "entry") == 0) {
-        l->launch[0].line = r->line;
-        return set_string(&l->launch[0].entry, value);
-    }
-    if (strcmp(key, "options") == 0)
-        return set_string(&l->options, value);
-    if (strcmp(key, "args") == 0)
-        return parse_args(r, value, &l->launch[0]);
-    if (strcmp(key, "scratch") == 0)
-        return parse_one(r, value, &l->scratch);
-    if (strcmp(key, "scratch-zero") == 0)
-        return parse_one(r, value, &l->scratch_zero);
-    if (strcmp(key, "order") == 0) {
-        if (strcmp(value, "row-major") == 0)
-            l->column_major = false;
-        else if (strcmp(value, "column-major") == 0)
-            l->column_major = true;
-        else
-            return bad(r, "order must be row-major or column-major, found \"%s\"", value);
-        return 0;
-    }
-    if (strcmp(key, "b-transposed") == 0)
-        return parse_bool(r, value, &l->b_transposed);
-    if (strcmp(key, "square") == 0)
-        return parse_bool(r, value, &l->square);
-    if (strcmp(key, "pad") == 0)
-        return parse_bool(r, value, &l->pad);
-    if (strcmp(key, "param") == 0)
-        return parse_param(r, value, false);
-    if (strcmp(key, "switch") == 0)
-        return parse_param(r, value, true);
-    if (strcmp(key, "global") == 0)
-        return parse_dims(r, value, l->launch[0].global, &l->launch[0].dims);
-    if (strcmp(key, "local") == 0)
-        return parse_dims(r, value, l->launch[0].local, &l->launch[0].local_dims);
-    if (strcmp(key, "multiple") == 0)
-        return parse_multiple(r, value);
-    if (strcmp(key, "require") == 0)
-        return parse_require(r, value);
-    if (strcmp(key, "rule") == 0)
-        return parse_rule(r, value);
-    return parse_layout_line(r, key, value);
+    return k->parse(r, value);
 }
 
 /* The values the header's expressions are checked with: the parameters at their defaults,
@@ -1153,7 +1297,7 @@ int lesson_parse(const char *file, const char *text, const char *const *kernel_d
 }
 
 /* A header line: the extra keys first, then the lesson's. */
-static int header_line(struct reader *r, const char *key, const char *value, const char *const *kernel_dirs)
+static int header_line(struct reader *r, const char *key, const char *value)
 {
     if (r->extra) {
         int taken = r->extra->key(r->extra->ctx, r->l, key, value, r->e);
@@ -1164,13 +1308,13 @@ static int header_line(struct reader *r, const char *key, const char *value, con
         if (taken > 0)
             return 0;
     }
-    return parse_line(r, key, value, kernel_dirs);
+    return parse_line(r, key, value);
 }
 
 int lesson_parse_extra(const char *file, const char *text, const char *const *kernel_dirs,
                        const struct lesson_extra *extra, struct lesson *l, struct error *e)
 {
-    struct reader r = { .file = file, .line = 0, .l = l, .e = e, .extra = extra };
+    struct reader r = { .file = file, .line = 0, .l = l, .e = e, .extra = extra, .kernel_dirs = kernel_dirs };
     const char *p = text;
     int rc = -2;    /* -2: no "---" yet */
 
@@ -1202,7 +1346,7 @@ int lesson_parse_extra(const char *file, const char *text, const char *const *ke
             } else {
                 char *key = dup_trimmed(line, (size_t)(colon - line));
                 char *value = dup_trimmed(colon + 1, strlen(colon + 1));
-                if (header_line(&r, key, value, kernel_dirs) < 0)
+                if (header_line(&r, key, value) < 0)
                     rc = -1;
                 free(key);
                 free(value);
