@@ -1004,124 +1004,225 @@ static void print_next(const struct options *opts, const struct lesson_set *set,
         printf(" clmm-tutor --lesson %d   (all lessons: clmm-tutor --list)\n", lesson + 1);
 }
 
-int commands_run(const struct options *opts, commands_screen *screen)
-{
-    struct lesson_set set;
-    int lesson = opts->lesson, status;
+/* ---- the modes: one function each, in the table below ---- */
 
-    switch (opts->mode) {
-    case MODE_HELP:
-        options_usage(stdout);
-        return EXIT_OK;
-    case MODE_VERSION:
-        printf("clmm-tutor %s\n", PACKAGE_VERSION);
-        return EXIT_OK;
-    case MODE_DEVICES:
-        return devices();
-    case MODE_CEILINGS:
-        return ceilings(opts);
-    default:
-        break;
-    }
-    if ((status = load_lessons(opts, &set)) != EXIT_OK)
-        return status;
-    if (opts->mode == MODE_EXERCISES || opts->mode == MODE_CHECK || opts->mode == MODE_RESET ||
-        opts->mode == MODE_SOLUTION || opts->mode == MODE_HINT || (opts->mode == MODE_TUTOR && opts->exercise != EXERCISE_UNSET)) {
-        status = exercises(opts, &set, screen);
-        lesson_set_free(&set);
-        return status;
-    }
-    /* The tutor starts at lesson 1, or at the set's first lesson when it has no lesson 1. */
-    if (opts->mode == MODE_TUTOR && lesson == LESSON_UNSET)
-        lesson = lesson_set_find(&set, 1) || set.count == 0 ? 1 : set.items[0].number;
-    if (lesson >= 0 && !find_lesson(&set, lesson)) {
-        lesson_set_free(&set);
+static int mode_help(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    (void)opts, (void)set, (void)lesson, (void)screen;
+    options_usage(stdout);
+    return EXIT_OK;
+}
+
+static int mode_version(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    (void)opts, (void)set, (void)lesson, (void)screen;
+    printf("clmm-tutor %s\n", PACKAGE_VERSION);
+    return EXIT_OK;
+}
+
+static int mode_devices(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    (void)opts, (void)set, (void)lesson, (void)screen;
+    return devices();
+}
+
+static int mode_ceilings(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    (void)set, (void)lesson, (void)screen;
+    return ceilings(opts);
+}
+
+static int mode_exercises(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    (void)lesson;
+    return exercises(opts, set, screen);
+}
+
+static int mode_list(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    (void)opts, (void)lesson, (void)screen;
+    report_list(stdout, set);
+    return EXIT_OK;
+}
+
+static int mode_show(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    (void)screen;
+    if (opts->host_code)
+        return host_code(opts, lesson_set_find(set, lesson));
+    report_show(stdout, lesson_set_find(set, lesson), &set->sources, cli_terminal_width());
+    return EXIT_OK;
+}
+
+static int mode_sources(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    char dir[4096];
+
+    (void)lesson, (void)screen;
+    lessons_dir(opts, dir, sizeof dir);
+    report_sources(stdout, &set->sources, dir, cli_terminal_width());
+    return EXIT_OK;
+}
+
+static int mode_bench(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    int status;
+
+    (void)screen;
+    if ((status = check_plot_file(opts)) == EXIT_OK)
+        status = bench_devices(opts, set, lesson == LESSON_UNSET ? LESSON_ALL : lesson);
+    return status;
+}
+
+static int mode_inside(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    int status;
+
+    (void)screen;
+    if (lesson_set_find(set, lesson)->engine == ENGINE_HOST) {
+        fprintf(stderr, "clmm-tutor: lesson %d runs on the host: it has no kernel to look inside\n"
+                        "Try 'clmm-tutor --list'.\n", lesson);
         return EXIT_USAGE;
     }
-    if ((status = check_param_names(opts, &set, opts->mode == MODE_BENCH && lesson == LESSON_UNSET ? LESSON_ALL : lesson)) != 0) {
-        lesson_set_free(&set);
+    if ((status = check_binary_file(opts->binary_file)) == EXIT_OK)
+        status = with_device(opts, set, lesson, inside);
+    return status;
+}
+
+static int mode_tune(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    struct sigaction old[CLI_INTERRUPTS];
+    int status;
+
+    (void)screen;
+    tune_cancel = cli_catch_interrupts(old, "\nclmm-tutor: interrupted: the search stops after the running "
+                                            "launch (interrupt again to end at once; this configuration is "
+                                            "then skipped as one that did not finish)\n");
+    status = with_device(opts, set, lesson, tune);
+    cli_release_interrupts(old);
+    return status;
+}
+
+/* The tutor on a terminal; elsewhere the lesson, then its measurement, as text. */
+static int mode_tutor(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen)
+{
+    int status;
+
+    if (screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+        struct exercise_set xs;
+        /* The exercises, for the key that opens them: without the installed ones the
+           lessons still work; a --exercises-dir that cannot be read is refused. */
+        if ((status = excommands_load(opts, set, &xs)) != EXIT_OK) {
+            if (opts->exercises_dir)
+                return status;
+            memset(&xs, 0, sizeof xs);
+        }
+        status = open_screen(opts, set, &xs, screen);
+        exercise_set_free(&xs);
         return status;
     }
-    /* Every --param value, before anything is measured. */
-    for (size_t i = 0; i < set.count && status == 0; i++) {
+    if (opts->demo_s > 0) {
+        fprintf(stderr, "clmm-tutor: --demo needs a terminal\n");
+        return EXIT_USAGE;
+    }
+    report_show(stdout, lesson_set_find(set, lesson), &set->sources, cli_terminal_width());
+    printf("\n");
+    fflush(stdout);
+    status = with_device(opts, set, lesson, bench);
+    print_next(opts, set, lesson);
+    return status;
+}
+
+/* What a mode needs before it runs. */
+enum mode_needs {
+    NEEDS_NOTHING,              /* no lessons */
+    NEEDS_LESSONS,              /* the lesson set, read */
+    NEEDS_LESSON,               /* the set, the lesson asked for found in it, --param checked */
+};
+
+/* The command line's modes (enum mode): what each needs, and the function that runs it with
+   the lesson set (NULL for NEEDS_NOTHING) and the lesson asked for. A new mode is a function
+   and a line here, and its option in options.c. */
+static const struct mode_ops {
+    enum mode mode;
+    enum mode_needs needs;
+    int (*run)(const struct options *opts, const struct lesson_set *set, int lesson, commands_screen *screen);
+} modes[] = {
+    {MODE_HELP, NEEDS_NOTHING, mode_help},
+    {MODE_VERSION, NEEDS_NOTHING, mode_version},
+    {MODE_DEVICES, NEEDS_NOTHING, mode_devices},
+    {MODE_CEILINGS, NEEDS_NOTHING, mode_ceilings},
+    {MODE_EXERCISES, NEEDS_LESSONS, mode_exercises},
+    {MODE_CHECK, NEEDS_LESSONS, mode_exercises},
+    {MODE_RESET, NEEDS_LESSONS, mode_exercises},
+    {MODE_SOLUTION, NEEDS_LESSONS, mode_exercises},
+    {MODE_HINT, NEEDS_LESSONS, mode_exercises},
+    {MODE_LIST, NEEDS_LESSON, mode_list},
+    {MODE_SHOW, NEEDS_LESSON, mode_show},
+    {MODE_SOURCES, NEEDS_LESSON, mode_sources},
+    {MODE_BENCH, NEEDS_LESSON, mode_bench},
+    {MODE_INSIDE, NEEDS_LESSON, mode_inside},
+    {MODE_TUNE, NEEDS_LESSON, mode_tune},
+    {MODE_TUTOR, NEEDS_LESSON, mode_tutor},
+};
+
+static const struct mode_ops *mode_of(const struct options *opts)
+{
+    enum mode mode = opts->mode;
+
+    /* The tutor opened at an exercise is an exercise mode. */
+    if (mode == MODE_TUTOR && opts->exercise != EXERCISE_UNSET)
+        mode = MODE_EXERCISES;
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (modes[i].mode == mode)
+            return &modes[i];
+    return NULL;
+}
+
+/* The lesson asked for (the tutor's first one when none was), found in the set, and every
+   --param name and value valid for it, before anything is measured. */
+static int check_lesson(const struct options *opts, const struct lesson_set *set, int *lesson)
+{
+    int status;
+
+    /* The tutor starts at lesson 1, or at the set's first lesson when it has no lesson 1. */
+    if (opts->mode == MODE_TUTOR && *lesson == LESSON_UNSET)
+        *lesson = lesson_set_find(set, 1) || set->count == 0 ? 1 : set->items[0].number;
+    if (*lesson >= 0 && !find_lesson(set, *lesson))
+        return EXIT_USAGE;
+    if ((status = check_param_names(opts, set, opts->mode == MODE_BENCH && *lesson == LESSON_UNSET ? LESSON_ALL : *lesson)) != 0)
+        return status;
+    for (size_t i = 0; i < set->count && status == 0; i++) {
         const struct params_request req = { opts->params, opts->nparams, true, NULL };
         struct param_set ps;
         struct param_origin origin;
         struct error e;
         error_init(&e);
-        if ((lesson < 0 || set.items[i].number == lesson) &&
-            params_choose(&req, &set.items[i], NULL, opts->sizes[0], &ps, &origin, &e) < 0)
+        if ((*lesson < 0 || set->items[i].number == *lesson) &&
+            params_choose(&req, &set->items[i], NULL, opts->sizes[0], &ps, &origin, &e) < 0)
             status = cli_fail(EXIT_USAGE, &e);
     }
-    if (status != 0) {
-        lesson_set_free(&set);
+    return status;
+}
+
+int commands_run(const struct options *opts, commands_screen *screen)
+{
+    const struct mode_ops *m = mode_of(opts);
+    struct lesson_set set;
+    int lesson = opts->lesson, status;
+
+    if (!m) {
+        fprintf(stderr, "clmm-tutor: internal error: mode %d has no entry in the table of modes\n", (int)opts->mode);
+        return EXIT_RUN_FAILED;
+    }
+    if (m->needs == NEEDS_NOTHING)
+        return m->run(opts, NULL, lesson, screen);
+    if ((status = load_lessons(opts, &set)) != EXIT_OK)
         return status;
-    }
-    switch (opts->mode) {
-    case MODE_LIST:
-        report_list(stdout, &set);
-        break;
-    case MODE_SHOW:
-        if (opts->host_code)
-            status = host_code(opts, lesson_set_find(&set, lesson));
-        else
-            report_show(stdout, lesson_set_find(&set, lesson), &set.sources, cli_terminal_width());
-        break;
-    case MODE_SOURCES: {
-        char dir[4096];
-        lessons_dir(opts, dir, sizeof dir);
-        report_sources(stdout, &set.sources, dir, cli_terminal_width());
-        break;
-    }
-    case MODE_BENCH:
-        if ((status = check_plot_file(opts)) == EXIT_OK)
-            status = bench_devices(opts, &set, lesson == LESSON_UNSET ? LESSON_ALL : lesson);
-        break;
-    case MODE_INSIDE:
-        if (lesson_set_find(&set, lesson)->engine == ENGINE_HOST) {
-            fprintf(stderr, "clmm-tutor: lesson %d runs on the host: it has no kernel to look inside\n"
-                            "Try 'clmm-tutor --list'.\n", lesson);
-            status = EXIT_USAGE;
-        } else if ((status = check_binary_file(opts->binary_file)) == EXIT_OK) {
-            status = with_device(opts, &set, lesson, inside);
-        }
-        break;
-    case MODE_TUNE: {
-        struct sigaction old[CLI_INTERRUPTS];
-        tune_cancel = cli_catch_interrupts(old, "\nclmm-tutor: interrupted: the search stops after the running "
-                                                "launch (interrupt again to end at once; this configuration is "
-                                                "then skipped as one that did not finish)\n");
-        status = with_device(opts, &set, lesson, tune);
-        cli_release_interrupts(old);
-        break;
-    }
-    default:
-        if (screen && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-            struct exercise_set xs;
-            /* The exercises, for the key that opens them: without the installed ones the
-               lessons still work; a --exercises-dir that cannot be read is refused. */
-            if ((status = excommands_load(opts, &set, &xs)) != EXIT_OK) {
-                if (opts->exercises_dir)
-                    break;
-                memset(&xs, 0, sizeof xs);
-            }
-            status = open_screen(opts, &set, &xs, screen);
-            exercise_set_free(&xs);
-            break;
-        }
-        if (opts->demo_s > 0) {
-            fprintf(stderr, "clmm-tutor: --demo needs a terminal\n");
-            status = EXIT_USAGE;
-            break;
-        }
-        /* Not a terminal: the lesson, then its measurement, as text. */
-        report_show(stdout, lesson_set_find(&set, lesson), &set.sources, cli_terminal_width());
-        printf("\n");
-        fflush(stdout);
-        status = with_device(opts, &set, lesson, bench);
-        print_next(opts, &set, lesson);
-        break;
-    }
+    if (m->needs == NEEDS_LESSON)
+        status = check_lesson(opts, &set, &lesson);
+    if (status == EXIT_OK)
+        status = m->run(opts, &set, lesson, screen);
     lesson_set_free(&set);
     return status;
 }
