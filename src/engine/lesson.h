@@ -228,4 +228,8 @@ void lesson_param_describe(const struct lesson_param *p, char *buf, size_t len);
    waited on). NULL with a message in e. */
 char *read_file(const char *path, struct error *e);
 
+/* A lesson file or a kernel, whole: a regular file of at most limit bytes, with no NUL
+   byte (the parser and the OpenCL compiler would stop there). */
+char *lesson_read_text(const char *path, size_t limit, const char *what, struct error *e);
+
 #endif
