@@ -181,109 +181,181 @@ static int parse_uses(const char *value, struct exercise *x, struct error *e)
     return 0;
 }
 
+/* ---- the exercise file's own keys, one function each (the table exercise_keys below);
+   each returns 1 when it took the line, 0 to leave it to the lesson's keys, -1 on an error ---- */
+
+static int xkey_exercise(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    int n;
+
+    if (parse_lesson_number(value, &n) < 0 || n < 1) {
+        error_set(e, "exercise number \"%s\" is not an integer from 1 to 99", value);
+        return -1;
+    }
+    rd->x->number = l->number = n;
+    return 1;
+}
+
+static int xkey_lesson(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    (void)l;
+    if (parse_lesson_number(value, &rd->x->lesson) < 0) {
+        error_set(e, "lesson: \"%s\" is not a lesson number from 0 to 99 (the lesson the exercise "
+                     "belongs to)", value);
+        return -1;
+    }
+    rd->has_lesson = true;
+    return 1;
+}
+
+static int xkey_sizes(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    (void)l;
+    if (parse_sizes("sizes", value, rd->x->sizes, EXERCISE_MAX_SIZES, &rd->x->nsizes, e) < 0)
+        return -1;
+    rd->has_sizes = true;
+    return 1;
+}
+
+static int xkey_repeat(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    long long r;
+
+    (void)l;
+    if (str_to_ll(value, &r) < 0 || r < 1 || r > EXERCISE_MAX_REPEAT) {
+        error_set(e, "repeat: \"%s\" is not a number of launches from 1 to 20", value);
+        return -1;
+    }
+    rd->x->repeat = (int)r;
+    return 1;
+}
+
+static int xkey_solution(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    (void)l;
+    rd->has_solution = true;
+    if (strcmp(value, "lesson") == 0)
+        return 1;
+    return (rd->x->solution_file = find_file(rd, "solution", value, e)) ? 1 : -1;
+}
+
+static int xkey_hint(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    struct exercise *x = rd->x;
+
+    (void)l;
+    if (x->nhints == EXERCISE_MAX_HINTS) {
+        error_set(e, "at most %d hints", EXERCISE_MAX_HINTS);
+        return -1;
+    }
+    if (value[0] == '\0') {
+        error_set(e, "%s", "hint: empty");
+        return -1;
+    }
+    x->hints[x->nhints++] = xstrdup(value);
+    return 1;
+}
+
+static int xkey_uses(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    (void)l;
+    return parse_uses(value, rd->x, e) < 0 ? -1 : 1;
+}
+
+static int xkey_race_check(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    size_t count;
+
+    (void)l;
+    rd->x->race_check = strcmp(value, "no") != 0;
+    if (strcmp(value, "yes") == 0 || strcmp(value, "no") == 0)
+        return 1;
+    if (parse_sizes("race-check", value, &rd->x->race_size, 1, &count, e) < 0) {
+        error_set(e, "race-check: \"%s\" is not yes, no or a size (MxNxK)", value);
+        return -1;
+    }
+    return 1;
+}
+
+static int xkey_between_groups(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    (void)l;
+    if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0) {
+        error_set(e, "between-groups: \"%s\" is not yes or no", value);
+        return -1;
+    }
+    rd->x->between_groups = strcmp(value, "yes") == 0;
+    return 1;
+}
+
+/* engine: the lesson's key, but an exercise is a kernel: "host" is refused. */
+static int xkey_engine(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    (void)rd, (void)l;
+    if (strcmp(value, "host") != 0)
+        return 0;
+    error_set(e, "%s", "an exercise is an OpenCL kernel: \"engine: host\" is not allowed");
+    return -1;
+}
+
+/* At most one speed goal: a target, or a predict step. */
+static int one_goal(const struct exercise *x, struct error *e)
+{
+    if (x->speed == SPEED_NONE)
+        return 0;
+    error_set(e, "%s", "an exercise has at most one target or predict line");
+    return -1;
+}
+
+static int xkey_target(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    (void)l;
+    return one_goal(rd->x, e) < 0 || parse_target(value, rd->x, e) < 0 ? -1 : 1;
+}
+
+static int xkey_predict(struct reading *rd, struct lesson *l, const char *value, struct error *e)
+{
+    (void)l;
+    if (one_goal(rd->x, e) < 0)
+        return -1;
+    rd->x->speed = SPEED_PREDICT;
+    return parse_versus("predict", value, rd->x, e) < 0 ? -1 : 1;
+}
+
+/* The keys an exercise file adds to a lesson's (exercises/FORMAT): its name, whether it is
+   given at most once (checked here; the lesson's keys check their own), and its function.
+   A new key is a function and a line here. */
+static const struct exercise_key {
+    const char *name;
+    bool once;
+    int (*parse)(struct reading *rd, struct lesson *l, const char *value, struct error *e);
+} exercise_keys[] = {
+    {"exercise", true, xkey_exercise},
+    {"lesson", true, xkey_lesson},
+    {"sizes", true, xkey_sizes},
+    {"repeat", true, xkey_repeat},
+    {"solution", true, xkey_solution},
+    {"hint", false, xkey_hint},
+    {"uses", true, xkey_uses},
+    {"race-check", true, xkey_race_check},
+    {"between-groups", true, xkey_between_groups},
+    {"engine", false, xkey_engine},
+    {"target", false, xkey_target},
+    {"predict", false, xkey_predict},
+};
+
+/* A header line of an exercise file (struct lesson_extra): 1 when it is the exercise's,
+   0 for the lesson's keys, -1 on an error. */
 static int exercise_key(void *ctx, struct lesson *l, const char *key, const char *value, struct error *e)
 {
     struct reading *rd = ctx;
-    struct exercise *x = rd->x;
-    int n;
 
-    if (strcmp(key, "exercise") == 0) {
-        if (once(rd, key, e) < 0)
-            return -1;
-        if (parse_lesson_number(value, &n) < 0 || n < 1) {
-            error_set(e, "exercise number \"%s\" is not an integer from 1 to 99", value);
-            return -1;
+    for (size_t i = 0; i < sizeof exercise_keys / sizeof exercise_keys[0]; i++)
+        if (strcmp(key, exercise_keys[i].name) == 0) {
+            if (exercise_keys[i].once && once(rd, key, e) < 0)
+                return -1;
+            return exercise_keys[i].parse(rd, l, value, e);
         }
-        x->number = l->number = n;
-        return 1;
-    }
-    if (strcmp(key, "lesson") == 0) {
-        if (once(rd, key, e) < 0)
-            return -1;
-        if (parse_lesson_number(value, &x->lesson) < 0) {
-            error_set(e, "lesson: \"%s\" is not a lesson number from 0 to 99 (the lesson the exercise "
-                         "belongs to)", value);
-            return -1;
-        }
-        rd->has_lesson = true;
-        return 1;
-    }
-    if (strcmp(key, "sizes") == 0) {
-        if (once(rd, key, e) < 0 || parse_sizes(key, value, x->sizes, EXERCISE_MAX_SIZES, &x->nsizes, e) < 0)
-            return -1;
-        rd->has_sizes = true;
-        return 1;
-    }
-    if (strcmp(key, "repeat") == 0) {
-        long long r;
-        if (once(rd, key, e) < 0)
-            return -1;
-        if (str_to_ll(value, &r) < 0 || r < 1 || r > EXERCISE_MAX_REPEAT) {
-            error_set(e, "repeat: \"%s\" is not a number of launches from 1 to 20", value);
-            return -1;
-        }
-        x->repeat = (int)r;
-        return 1;
-    }
-    if (strcmp(key, "solution") == 0) {
-        if (once(rd, key, e) < 0)
-            return -1;
-        rd->has_solution = true;
-        if (strcmp(value, "lesson") == 0)
-            return 1;
-        return (x->solution_file = find_file(rd, key, value, e)) ? 1 : -1;
-    }
-    if (strcmp(key, "hint") == 0) {
-        if (x->nhints == EXERCISE_MAX_HINTS) {
-            error_set(e, "at most %d hints", EXERCISE_MAX_HINTS);
-            return -1;
-        }
-        if (value[0] == '\0') {
-            error_set(e, "%s", "hint: empty");
-            return -1;
-        }
-        x->hints[x->nhints++] = xstrdup(value);
-        return 1;
-    }
-    if (strcmp(key, "uses") == 0)
-        return once(rd, key, e) < 0 || parse_uses(value, x, e) < 0 ? -1 : 1;
-    if (strcmp(key, "race-check") == 0) {
-        size_t count;
-        if (once(rd, key, e) < 0)
-            return -1;
-        x->race_check = strcmp(value, "no") != 0;
-        if (strcmp(value, "yes") == 0 || strcmp(value, "no") == 0)
-            return 1;
-        if (parse_sizes(key, value, &x->race_size, 1, &count, e) < 0) {
-            error_set(e, "race-check: \"%s\" is not yes, no or a size (MxNxK)", value);
-            return -1;
-        }
-        return 1;
-    }
-    if (strcmp(key, "between-groups") == 0) {
-        if (once(rd, key, e) < 0)
-            return -1;
-        if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0) {
-            error_set(e, "between-groups: \"%s\" is not yes or no", value);
-            return -1;
-        }
-        x->between_groups = strcmp(value, "yes") == 0;
-        return 1;
-    }
-    if (strcmp(key, "engine") == 0 && strcmp(value, "host") == 0) {
-        error_set(e, "%s", "an exercise is an OpenCL kernel: \"engine: host\" is not allowed");
-        return -1;
-    }
-    if (strcmp(key, "target") == 0 || strcmp(key, "predict") == 0) {
-        if (x->speed != SPEED_NONE) {
-            error_set(e, "%s", "an exercise has at most one target or predict line");
-            return -1;
-        }
-        if (key[0] == 't')
-            return parse_target(value, x, e) < 0 ? -1 : 1;
-        x->speed = SPEED_PREDICT;
-        return parse_versus(key, value, x, e) < 0 ? -1 : 1;
-    }
     return 0;
 }
 
