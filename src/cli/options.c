@@ -9,65 +9,6 @@
 #include "engine/device.h"
 #include "engine/str.h"
 
-enum {
-    OPT_LIST = 256, OPT_DEVICES, OPT_SHOW, OPT_BENCH, OPT_LESSON, OPT_SIZE, OPT_REPS, OPT_FORMAT,
-    OPT_DEVICE, OPT_LESSONS, OPT_PARAM, OPT_BUDGET, OPT_MAX_LAUNCH, OPT_FORCE, OPT_SEED,
-    OPT_NO_REFERENCE, OPT_CHECK_TIMING, OPT_TUNE, OPT_MAX_CONFIGS, OPT_TIME_LIMIT, OPT_RESTART, OPT_NO_TUNED, OPT_DEMO, OPT_NO_COLOR, OPT_HELP,
-    OPT_VERSION, OPT_EXERCISES, OPT_EXERCISE, OPT_CHECK, OPT_RESET, OPT_SOLUTION, OPT_WORKSPACE, OPT_EXERCISES_DIR,
-    OPT_PREDICT, OPT_YES, OPT_HINT, OPT_CHECK_TIMEOUT, OPT_RACES,
-    OPT_CEILINGS, OPT_INSIDE, OPT_BINARY, OPT_SOURCES, OPT_HOST_CODE, OPT_CLBLAST_PARAMS, OPT_COMPARE, OPT_PLOT
-};
-
-static const struct option long_options[] = {
-    { "list", no_argument, NULL, OPT_LIST },
-    { "devices", no_argument, NULL, OPT_DEVICES },
-    { "show", required_argument, NULL, OPT_SHOW },
-    { "sources", no_argument, NULL, OPT_SOURCES },
-    { "bench", no_argument, NULL, OPT_BENCH },
-    { "lesson", required_argument, NULL, OPT_LESSON },
-    { "size", required_argument, NULL, OPT_SIZE },
-    { "reps", required_argument, NULL, OPT_REPS },
-    { "format", required_argument, NULL, OPT_FORMAT },
-    { "device", required_argument, NULL, OPT_DEVICE },
-    { "compare", required_argument, NULL, OPT_COMPARE },
-    { "lessons", required_argument, NULL, OPT_LESSONS },
-    { "param", required_argument, NULL, OPT_PARAM },
-    { "budget", required_argument, NULL, OPT_BUDGET },
-    { "max-launch", required_argument, NULL, OPT_MAX_LAUNCH },
-    { "force", no_argument, NULL, OPT_FORCE },
-    { "seed", required_argument, NULL, OPT_SEED },
-    { "no-reference", no_argument, NULL, OPT_NO_REFERENCE },
-    { "clblast-params", required_argument, NULL, OPT_CLBLAST_PARAMS },
-    { "check-timing", no_argument, NULL, OPT_CHECK_TIMING },
-    { "tune", no_argument, NULL, OPT_TUNE },
-    { "max-configs", required_argument, NULL, OPT_MAX_CONFIGS },
-    { "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
-    { "restart", no_argument, NULL, OPT_RESTART },
-    { "no-tuned", no_argument, NULL, OPT_NO_TUNED },
-    { "demo", optional_argument, NULL, OPT_DEMO },
-    { "no-color", no_argument, NULL, OPT_NO_COLOR },
-    { "exercises", no_argument, NULL, OPT_EXERCISES },
-    { "exercise", required_argument, NULL, OPT_EXERCISE },
-    { "check", required_argument, NULL, OPT_CHECK },
-    { "reset", required_argument, NULL, OPT_RESET },
-    { "hint", required_argument, NULL, OPT_HINT },
-    { "solution", required_argument, NULL, OPT_SOLUTION },
-    { "workspace", required_argument, NULL, OPT_WORKSPACE },
-    { "exercises-dir", required_argument, NULL, OPT_EXERCISES_DIR },
-    { "predict", required_argument, NULL, OPT_PREDICT },
-    { "check-timeout", required_argument, NULL, OPT_CHECK_TIMEOUT },
-    { "races", no_argument, NULL, OPT_RACES },
-    { "yes", no_argument, NULL, OPT_YES },
-    { "ceilings", no_argument, NULL, OPT_CEILINGS },
-    { "inside", no_argument, NULL, OPT_INSIDE },
-    { "binary", required_argument, NULL, OPT_BINARY },
-    { "host-code", no_argument, NULL, OPT_HOST_CODE },
-    { "plot", required_argument, NULL, OPT_PLOT },
-    { "help", no_argument, NULL, OPT_HELP },
-    { "version", no_argument, NULL, OPT_VERSION },
-    { NULL, 0, NULL, 0 },
-};
-
 void options_usage(FILE *out)
 {
     fputs("Usage: clmm-tutor [OPTION]...\n"
@@ -357,11 +298,520 @@ static const char *short_option_argument(char **argv, int before, int after, int
     return argv[after];
 }
 
-int options_parse(int argc, char **argv, struct options *opts, struct error *e)
+/* ---- the options: one function each, in the table below ---- */
+
+/* What an option leaves for later: the lesson of --show, taken once the mode is known. */
+struct parsing {
+    int show;
+};
+
+static int count_option(const char *option, const char *text, long long max, long long *out, struct error *e)
 {
-    int c, show = -1, before;
+    if (str_to_ll(text, out) < 0 || *out < 1 || *out > max) {
+        error_set(e, "%s: \"%s\" is not a count from 1 to %lld", option, text, max);
+        return -1;
+    }
+    return 0;
+}
+
+static int opt_show(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)o;
+    return parse_lesson("--show", arg, 0, &p->show, e);
+}
+
+static int opt_max_configs(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
     long long n;
 
+    (void)p;
+    if (count_option("--max-configs", arg, 1000000, &n, e) < 0)
+        return -1;
+    o->max_configs = (size_t)n;
+    return 0;
+}
+
+static int opt_time_limit(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_positive_double("--time-limit", arg, &o->time_limit_s, e);
+}
+
+static int opt_restart(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->restart = true;
+    return 0;
+}
+
+static int opt_no_tuned(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->no_tuned = true;
+    return 0;
+}
+
+static int opt_check_timing(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->measure.check_timing = true;
+    return 0;
+}
+
+static int opt_lesson(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_lesson("--lesson", arg, 1, &o->lesson, e);
+}
+
+static int opt_size(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    o->size_given = true;
+    if (sizes_parse(arg, o->sizes, &o->nsizes, e) < 0) {
+        error_prefix(e, "--size");
+        return -1;
+    }
+    return 0;
+}
+
+static int opt_no_color(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->no_color = true;
+    return 0;
+}
+
+static int opt_demo(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    o->demo_s = DEMO_DEFAULT_S;
+    return arg ? parse_positive_double("--demo", arg, &o->demo_s, e) : 0;
+}
+
+static int opt_reps(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    long long n;
+
+    (void)p;
+    if (count_option("--reps", arg, 100000, &n, e) < 0)
+        return -1;
+    o->measure.reps = (int)n;
+    o->budget_given = true;
+    return 0;
+}
+
+static int opt_format(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    if (strcmp(arg, "table") == 0)
+        o->format = FORMAT_TABLE;
+    else if (strcmp(arg, "csv") == 0)
+        o->format = FORMAT_CSV;
+    else if (strcmp(arg, "json") == 0)
+        o->format = FORMAT_JSON;
+    else {
+        error_set(e, "--format: \"%s\" is not a format (table, csv or json)", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int opt_device(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p, (void)e;
+    o->device = arg;
+    return 0;
+}
+
+static int opt_compare(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_file("--compare", arg, "a saved run's file (FILE.json)", &o->compare_file, e);
+}
+
+static int opt_lessons(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p, (void)e;
+    o->lessons_dir = arg;
+    return 0;
+}
+
+static int opt_param(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_param(arg, o, e);
+}
+
+static int opt_budget(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    o->budget_given = true;
+    return parse_positive_double("--budget", arg, &o->measure.budget_s, e);
+}
+
+static int opt_max_launch(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_positive_double("--max-launch", arg, &o->measure.launch_limit_s, e);
+}
+
+static int opt_force(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->measure.force = true;
+    return 0;
+}
+
+static int opt_seed(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    long long n;
+
+    (void)p;
+    if (str_to_ll(arg, &n) < 0 || n < 0) {
+        error_set(e, "--seed: \"%s\" is not a non-negative integer", arg);
+        return -1;
+    }
+    o->measure.seed = (uint64_t)n;
+    return 0;
+}
+
+static int opt_no_reference(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->no_reference = true;
+    return 0;
+}
+
+static int opt_clblast_params(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    if (o->nclblast_files == OPTIONS_MAX_CLBLAST_FILES) {
+        error_set(e, "--clblast-params: at most %d files", OPTIONS_MAX_CLBLAST_FILES);
+        return -1;
+    }
+    o->clblast_files[o->nclblast_files++] = arg;
+    return 0;
+}
+
+static int opt_exercise(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_exercise("--exercise", arg, &o->exercise, e);
+}
+
+static int opt_check(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_exercise("--check", arg, &o->exercise, e);
+}
+
+static int opt_reset(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_exercise("--reset", arg, &o->exercise, e);
+}
+
+static int opt_hint(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_exercise("--hint", arg, &o->exercise, e);
+}
+
+static int opt_solution(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_exercise("--solution", arg, &o->exercise, e);
+}
+
+static int opt_workspace(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p, (void)e;
+    o->workspace = arg;
+    return 0;
+}
+
+static int opt_exercises_dir(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p, (void)e;
+    o->exercises_dir = arg;
+    return 0;
+}
+
+static int opt_predict(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    char *end;
+
+    (void)p;
+    errno = 0;
+    o->prediction = strtod(arg, &end);
+    o->has_prediction = true;
+    if (end == arg || *end != '\0' || errno || !(o->prediction > 0) || o->prediction > 1000) {
+        error_set(e, "--predict: \"%s\" is not a speed-up (a number such as 1.5, meaning 1.5 times as "
+                     "fast)", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int opt_races(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->races = true;
+    return 0;
+}
+
+static int opt_check_timeout(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_positive_double("--check-timeout", arg, &o->check_timeout_s, e);
+}
+
+static int opt_yes(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->yes = true;
+    return 0;
+}
+
+static int opt_binary(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p, (void)e;
+    o->binary_file = arg;
+    return 0;
+}
+
+static int opt_plot(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)p;
+    return parse_file("--plot", arg, "a file name (FILE.svg)", &o->plot_file, e);
+}
+
+static int opt_host_code(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->host_code = true;
+    return 0;
+}
+
+/* --help and --version: the mode, whatever else was given; the options after it are not read. */
+static int opt_help(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->mode = MODE_HELP;
+    return 1;
+}
+
+static int opt_version(struct options *o, const char *arg, struct parsing *p, struct error *e)
+{
+    (void)arg, (void)p, (void)e;
+    o->mode = MODE_VERSION;
+    return 1;
+}
+
+#define NO_MODE (-1)
+
+/* The options: the name, whether it takes a value (getopt_long's has_arg), the mode it
+   selects (NO_MODE: none; two modes cannot be combined), and the function that reads its
+   value (NULL: the mode alone). It returns 0, -1 on an error in e, or 1 to read no further.
+   A new option is a line here, its function, and its line in options_usage and the
+   manual. */
+static const struct option_spec {
+    const char *name;
+    int has_arg;
+    int mode;
+    int (*set)(struct options *o, const char *arg, struct parsing *p, struct error *e);
+} option_table[] = {
+    { "list", no_argument, MODE_LIST, NULL },
+    { "devices", no_argument, MODE_DEVICES, NULL },
+    { "show", required_argument, MODE_SHOW, opt_show },
+    { "sources", no_argument, MODE_SOURCES, NULL },
+    { "bench", no_argument, MODE_BENCH, NULL },
+    { "lesson", required_argument, NO_MODE, opt_lesson },
+    { "size", required_argument, NO_MODE, opt_size },
+    { "reps", required_argument, NO_MODE, opt_reps },
+    { "format", required_argument, NO_MODE, opt_format },
+    { "device", required_argument, NO_MODE, opt_device },
+    { "compare", required_argument, NO_MODE, opt_compare },
+    { "lessons", required_argument, NO_MODE, opt_lessons },
+    { "param", required_argument, NO_MODE, opt_param },
+    { "budget", required_argument, NO_MODE, opt_budget },
+    { "max-launch", required_argument, NO_MODE, opt_max_launch },
+    { "force", no_argument, NO_MODE, opt_force },
+    { "seed", required_argument, NO_MODE, opt_seed },
+    { "no-reference", no_argument, NO_MODE, opt_no_reference },
+    { "clblast-params", required_argument, NO_MODE, opt_clblast_params },
+    { "check-timing", no_argument, NO_MODE, opt_check_timing },
+    { "tune", no_argument, MODE_TUNE, NULL },
+    { "max-configs", required_argument, NO_MODE, opt_max_configs },
+    { "time-limit", required_argument, NO_MODE, opt_time_limit },
+    { "restart", no_argument, NO_MODE, opt_restart },
+    { "no-tuned", no_argument, NO_MODE, opt_no_tuned },
+    { "demo", optional_argument, NO_MODE, opt_demo },
+    { "no-color", no_argument, NO_MODE, opt_no_color },
+    { "exercises", no_argument, MODE_EXERCISES, NULL },
+    { "exercise", required_argument, NO_MODE, opt_exercise },
+    { "check", required_argument, MODE_CHECK, opt_check },
+    { "reset", required_argument, MODE_RESET, opt_reset },
+    { "hint", required_argument, MODE_HINT, opt_hint },
+    { "solution", required_argument, MODE_SOLUTION, opt_solution },
+    { "workspace", required_argument, NO_MODE, opt_workspace },
+    { "exercises-dir", required_argument, NO_MODE, opt_exercises_dir },
+    { "predict", required_argument, NO_MODE, opt_predict },
+    { "check-timeout", required_argument, NO_MODE, opt_check_timeout },
+    { "races", no_argument, NO_MODE, opt_races },
+    { "yes", no_argument, NO_MODE, opt_yes },
+    { "ceilings", no_argument, MODE_CEILINGS, NULL },
+    { "inside", no_argument, MODE_INSIDE, NULL },
+    { "binary", required_argument, NO_MODE, opt_binary },
+    { "host-code", no_argument, NO_MODE, opt_host_code },
+    { "plot", required_argument, NO_MODE, opt_plot },
+    { "help", no_argument, NO_MODE, opt_help },
+    { "version", no_argument, NO_MODE, opt_version },
+};
+#define OPTION_COUNT (sizeof option_table / sizeof option_table[0])
+/* getopt_long's value of option_table[i]: above every character, so that it is never a short
+   option's letter. */
+#define OPTION_VALUE 256
+
+/* ---- the options together: what cannot be combined ---- */
+
+static bool exercise_mode(const struct options *o)
+{
+    return o->mode == MODE_CHECK || o->mode == MODE_RESET || o->mode == MODE_SOLUTION || o->mode == MODE_HINT;
+}
+
+static bool exercise_with_lesson(const struct options *o)
+{
+    return o->exercise != EXERCISE_UNSET && o->mode == MODE_TUTOR && o->lesson != LESSON_UNSET;
+}
+
+static bool exercise_with_mode(const struct options *o)
+{
+    return o->exercise != EXERCISE_UNSET && o->mode != MODE_TUTOR && !exercise_mode(o);
+}
+
+static bool check_sizes(const struct options *o)
+{
+    return o->mode == MODE_CHECK && o->nsizes > 1;
+}
+
+static bool predict_alone(const struct options *o)
+{
+    return o->has_prediction && o->mode != MODE_CHECK;
+}
+
+static bool races_alone(const struct options *o)
+{
+    return o->races && o->mode != MODE_CHECK;
+}
+
+static bool check_timeout_alone(const struct options *o)
+{
+    return o->check_timeout_s > 0 && o->mode != MODE_CHECK && !(o->mode == MODE_TUTOR && o->exercise != EXERCISE_UNSET);
+}
+
+static bool format_unused(const struct options *o)
+{
+    return o->format != FORMAT_TABLE && o->mode != MODE_BENCH &&
+           !(o->format == FORMAT_JSON && (o->mode == MODE_CHECK || o->mode == MODE_EXERCISES ||
+                                          o->mode == MODE_CEILINGS || o->mode == MODE_INSIDE));
+}
+
+static bool host_code_alone(const struct options *o)
+{
+    return o->host_code && o->mode != MODE_SHOW;
+}
+
+static bool host_code_sizes(const struct options *o)
+{
+    return o->host_code && o->nsizes > 1;
+}
+
+static bool tune_no_lesson(const struct options *o)
+{
+    return o->mode == MODE_TUNE && o->lesson < 0;
+}
+
+static bool tune_params(const struct options *o)
+{
+    return o->mode == MODE_TUNE && o->nparams > 0;
+}
+
+static bool tune_sizes(const struct options *o)
+{
+    return o->mode == MODE_TUNE && o->nsizes > 1;
+}
+
+static bool all_without_bench(const struct options *o)
+{
+    return o->lesson == LESSON_ALL && o->mode != MODE_BENCH;
+}
+
+static bool demo_with_mode(const struct options *o)
+{
+    return o->demo_s > 0 && o->mode != MODE_TUTOR;
+}
+
+static bool tutor_sizes(const struct options *o)
+{
+    return o->mode == MODE_TUTOR && o->nsizes > 1;
+}
+
+/* What the options may not be together: the test, and what is said, in the order checked
+   (check_inside, check_plot, check_clblast and check_devices come after the format's). */
+static const struct option_rule {
+    bool (*broken)(const struct options *o);
+    const char *message;
+} option_rules[] = {
+    { exercise_with_lesson, "--exercise and --lesson: the tutor opens one of them" },
+    { exercise_with_mode, "--exercise opens the tutor on an exercise: it cannot be combined with another mode" },
+    { check_sizes, "--check measures the speed at one size: give --size one size" },
+    { predict_alone, "--predict goes with --check N (in the tutor, the exercise asks for it)" },
+    { races_alone, "--races goes with --check N (it runs your kernel under oclgrind)" },
+    { check_timeout_alone, "--check-timeout goes with --check N or --exercise N (it limits a launch of your kernel)" },
+    { format_unused, "--format applies to --bench (and json to --check, --exercises, --ceilings and --inside); "
+                     "the other modes print text" },
+};
+static const struct option_rule option_rules_late[] = {
+    { host_code_alone, "--host-code goes with --show N (it prints the host code of lesson N's launch)" },
+    { host_code_sizes, "--host-code writes the launch at one size: give --size one size" },
+    { tune_no_lesson, "--tune needs one lesson: --lesson N" },
+    { tune_params, "--param cannot be combined with --tune, which tries every allowed value" },
+    { tune_sizes, "--tune searches at one size; give --size one size" },
+    { all_without_bench, "--lesson all needs --bench (one lesson at a time otherwise)" },
+    { demo_with_mode, "--demo is a way to run the interactive tutor: it cannot be combined with other modes" },
+    { tutor_sizes, "the tutor shows one size at a time: give --size one size" },
+};
+
+static int check_rules(const struct option_rule *rules, size_t n, const struct options *o, struct error *e)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rules[i].broken(o)) {
+            error_set(e, "%s", rules[i].message);
+            return -1;
+        }
+    return 0;
+}
+
+/* What getopt_long says of an argument it could not take. */
+static void bad_option(char **argv, int before, struct error *e)
+{
+    /* getopt_long sets optopt to a long option's value when its argument is missing, and to
+       the letter of an unknown short option. */
+    if (optopt >= OPTION_VALUE && strchr(argv[optind - 1], '='))
+        error_set(e, "%.*s takes no value", (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
+    else if (optopt >= OPTION_VALUE)
+        error_set(e, "%s needs a value", argv[optind - 1]);
+    else if (optopt != 0)
+        error_set(e, "unknown option \"%s\" (the options are long, with two dashes: --help lists them)",
+                  short_option_argument(argv, before, optind, optopt));
+    else
+        error_set(e, "unknown or ambiguous option \"%s\"", argv[optind - 1]);
+}
+
+static void defaults(struct options *opts)
+{
     memset(opts, 0, sizeof *opts);
     opts->mode = MODE_TUTOR;
     opts->lesson = LESSON_UNSET;
@@ -370,166 +820,39 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
     measure_config_defaults(&opts->measure);
     opts->max_configs = 100;
     opts->time_limit_s = 300.0;
+}
+
+int options_parse(int argc, char **argv, struct options *opts, struct error *e)
+{
+    struct option longs[OPTION_COUNT + 1];
+    struct parsing p = { -1 };
+    int c, before;
+
+    defaults(opts);
+    for (size_t i = 0; i < OPTION_COUNT; i++)
+        longs[i] = (struct option){ option_table[i].name, option_table[i].has_arg, NULL, OPTION_VALUE + (int)i };
+    longs[OPTION_COUNT] = (struct option){ NULL, 0, NULL, 0 };
     opterr = 0;
     optind = 0;                 /* 0, not 1: glibc then forgets a cluster left half read (-xy) */
-    while ((before = optind, c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+    while ((before = optind, c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+        const struct option_spec *s;
+        char option[40];
         int rc = 0;
-        switch (c) {
-        case OPT_LIST: rc = set_mode(opts, MODE_LIST, "--list", e); break;
-        case OPT_DEVICES: rc = set_mode(opts, MODE_DEVICES, "--devices", e); break;
-        case OPT_CEILINGS: rc = set_mode(opts, MODE_CEILINGS, "--ceilings", e); break;
-        case OPT_SHOW:
-            rc = set_mode(opts, MODE_SHOW, "--show", e);
-            if (rc == 0)
-                rc = parse_lesson("--show", optarg, 0, &show, e);
-            break;
-        case OPT_SOURCES: rc = set_mode(opts, MODE_SOURCES, "--sources", e); break;
-        case OPT_BENCH: rc = set_mode(opts, MODE_BENCH, "--bench", e); break;
-        case OPT_TUNE: rc = set_mode(opts, MODE_TUNE, "--tune", e); break;
-        case OPT_MAX_CONFIGS:
-            if (str_to_ll(optarg, &n) < 0 || n < 1 || n > 1000000) {
-                error_set(e, "--max-configs: \"%s\" is not a count from 1 to 1000000", optarg);
-                rc = -1;
-            }
-            opts->max_configs = (size_t)n;
-            break;
-        case OPT_TIME_LIMIT:
-            rc = parse_positive_double("--time-limit", optarg, &opts->time_limit_s, e);
-            break;
-        case OPT_RESTART: opts->restart = true; break;
-        case OPT_NO_TUNED: opts->no_tuned = true; break;
-        case OPT_CHECK_TIMING: opts->measure.check_timing = true; break;
-        case OPT_LESSON: rc = parse_lesson("--lesson", optarg, 1, &opts->lesson, e); break;
-        case OPT_SIZE:
-            if ((rc = sizes_parse(optarg, opts->sizes, &opts->nsizes, e)) < 0)
-                error_prefix(e, "--size");
-            opts->size_given = true;
-            break;
-        case OPT_NO_COLOR: opts->no_color = true; break;
-        case OPT_DEMO:
-            opts->demo_s = DEMO_DEFAULT_S;
-            if (optarg)
-                rc = parse_positive_double("--demo", optarg, &opts->demo_s, e);
-            break;
-        case OPT_REPS:
-            if (str_to_ll(optarg, &n) < 0 || n < 1 || n > 100000) {
-                error_set(e, "--reps: \"%s\" is not a count from 1 to 100000", optarg);
-                rc = -1;
-            }
-            opts->measure.reps = (int)n;
-            opts->budget_given = true;
-            break;
-        case OPT_FORMAT:
-            if (strcmp(optarg, "table") == 0)
-                opts->format = FORMAT_TABLE;
-            else if (strcmp(optarg, "csv") == 0)
-                opts->format = FORMAT_CSV;
-            else if (strcmp(optarg, "json") == 0)
-                opts->format = FORMAT_JSON;
-            else {
-                error_set(e, "--format: \"%s\" is not a format (table, csv or json)", optarg);
-                rc = -1;
-            }
-            break;
-        case OPT_DEVICE: opts->device = optarg; break;
-        case OPT_COMPARE:
-            if (parse_file("--compare", optarg, "a saved run's file (FILE.json)", &opts->compare_file, e) < 0)
-                return -1;
-            break;
-        case OPT_LESSONS: opts->lessons_dir = optarg; break;
-        case OPT_PARAM: rc = parse_param(optarg, opts, e); break;
-        case OPT_BUDGET:
-            rc = parse_positive_double("--budget", optarg, &opts->measure.budget_s, e);
-            opts->budget_given = true;
-            break;
-        case OPT_MAX_LAUNCH:
-            rc = parse_positive_double("--max-launch", optarg, &opts->measure.launch_limit_s, e);
-            break;
-        case OPT_FORCE: opts->measure.force = true; break;
-        case OPT_SEED:
-            if (str_to_ll(optarg, &n) < 0 || n < 0) {
-                error_set(e, "--seed: \"%s\" is not a non-negative integer", optarg);
-                rc = -1;
-            }
-            opts->measure.seed = (uint64_t)n;
-            break;
-        case OPT_NO_REFERENCE: opts->no_reference = true; break;
-        case OPT_CLBLAST_PARAMS:
-            if (opts->nclblast_files == OPTIONS_MAX_CLBLAST_FILES) {
-                error_set(e, "--clblast-params: at most %d files", OPTIONS_MAX_CLBLAST_FILES);
-                rc = -1;
-            } else
-                opts->clblast_files[opts->nclblast_files++] = optarg;
-            break;
-        case OPT_EXERCISES: rc = set_mode(opts, MODE_EXERCISES, "--exercises", e); break;
-        case OPT_EXERCISE: rc = parse_exercise("--exercise", optarg, &opts->exercise, e); break;
-        case OPT_CHECK:
-            rc = set_mode(opts, MODE_CHECK, "--check", e);
-            if (rc == 0)
-                rc = parse_exercise("--check", optarg, &opts->exercise, e);
-            break;
-        case OPT_RESET:
-            rc = set_mode(opts, MODE_RESET, "--reset", e);
-            if (rc == 0)
-                rc = parse_exercise("--reset", optarg, &opts->exercise, e);
-            break;
-        case OPT_HINT:
-            rc = set_mode(opts, MODE_HINT, "--hint", e);
-            if (rc == 0)
-                rc = parse_exercise("--hint", optarg, &opts->exercise, e);
-            break;
-        case OPT_SOLUTION:
-            rc = set_mode(opts, MODE_SOLUTION, "--solution", e);
-            if (rc == 0)
-                rc = parse_exercise("--solution", optarg, &opts->exercise, e);
-            break;
-        case OPT_WORKSPACE: opts->workspace = optarg; break;
-        case OPT_EXERCISES_DIR: opts->exercises_dir = optarg; break;
-        case OPT_PREDICT: {
-            char *end;
-            errno = 0;
-            opts->prediction = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || errno || !(opts->prediction > 0) || opts->prediction > 1000) {
-                error_set(e, "--predict: \"%s\" is not a speed-up (a number such as 1.5, meaning 1.5 times as "
-                             "fast)", optarg);
-                rc = -1;
-            }
-            opts->has_prediction = true;
-            break;
-        }
-        case OPT_RACES: opts->races = true; break;
-        case OPT_CHECK_TIMEOUT:
-            rc = parse_positive_double("--check-timeout", optarg, &opts->check_timeout_s, e);
-            break;
-        case OPT_YES: opts->yes = true; break;
-        case OPT_INSIDE: rc = set_mode(opts, MODE_INSIDE, "--inside", e); break;
-        case OPT_BINARY: opts->binary_file = optarg; break;
-        case OPT_PLOT:
-            if (parse_file("--plot", optarg, "a file name (FILE.svg)", &opts->plot_file, e) < 0)
-                return -1;
-            break;
-        case OPT_HOST_CODE: opts->host_code = true; break;
-        case OPT_HELP: opts->mode = MODE_HELP; return 0;
-        case OPT_VERSION: opts->mode = MODE_VERSION; return 0;
-        case ':':
-            error_set(e, "%s needs a value", argv[optind - 1]);
-            return -1;
-        default:
-            /* getopt_long sets optopt to a long option's value when its argument is missing,
-               and to the letter of an unknown short option. */
-            if (optopt >= OPT_LIST && strchr(argv[optind - 1], '='))
-                error_set(e, "%.*s takes no value", (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
-            else if (optopt >= OPT_LIST)
-                error_set(e, "%s needs a value", argv[optind - 1]);
-            else if (optopt != 0)
-                error_set(e, "unknown option \"%s\" (the options are long, with two dashes: --help lists them)",
-                          short_option_argument(argv, before, optind, optopt));
-            else
-                error_set(e, "unknown or ambiguous option \"%s\"", argv[optind - 1]);
+
+        if (c < OPTION_VALUE || c >= OPTION_VALUE + (int)OPTION_COUNT) {
+            bad_option(argv, before, e);
             return -1;
         }
+        s = &option_table[c - OPTION_VALUE];
+        snprintf(option, sizeof option, "--%s", s->name);
+        if (s->mode != NO_MODE)
+            rc = set_mode(opts, (enum mode)s->mode, option, e);
+        if (rc == 0 && s->set)
+            rc = s->set(opts, optarg, &p, e);
         if (rc < 0)
             return -1;
+        if (rc > 0)
+            return 0;
     }
     if (opts->mode == MODE_CHECK && optind < argc)
         opts->check_file = argv[optind++];
@@ -538,75 +861,14 @@ int options_parse(int argc, char **argv, struct options *opts, struct error *e)
                   opts->mode == MODE_CHECK ? "; --check takes one FILE" : "");
         return -1;
     }
-    if (opts->exercise != EXERCISE_UNSET && opts->mode == MODE_TUTOR && opts->lesson != LESSON_UNSET) {
-        error_set(e, "--exercise and --lesson: the tutor opens one of them");
+    if (check_rules(option_rules, sizeof option_rules / sizeof option_rules[0], opts, e) < 0)
         return -1;
-    }
-    if (opts->exercise != EXERCISE_UNSET && opts->mode != MODE_TUTOR && opts->mode != MODE_CHECK &&
-        opts->mode != MODE_RESET && opts->mode != MODE_SOLUTION && opts->mode != MODE_HINT) {
-        error_set(e, "--exercise opens the tutor on an exercise: it cannot be combined with another mode");
-        return -1;
-    }
-    if (opts->mode == MODE_CHECK && opts->nsizes > 1) {
-        error_set(e, "--check measures the speed at one size: give --size one size");
-        return -1;
-    }
-    if (opts->has_prediction && opts->mode != MODE_CHECK) {
-        error_set(e, "--predict goes with --check N (in the tutor, the exercise asks for it)");
-        return -1;
-    }
-    if (opts->races && opts->mode != MODE_CHECK) {
-        error_set(e, "--races goes with --check N (it runs your kernel under oclgrind)");
-        return -1;
-    }
-    if (opts->check_timeout_s > 0 && opts->mode != MODE_CHECK &&
-        !(opts->mode == MODE_TUTOR && opts->exercise != EXERCISE_UNSET)) {
-        error_set(e, "--check-timeout goes with --check N or --exercise N (it limits a launch of your kernel)");
-        return -1;
-    }
     if (opts->mode == MODE_SHOW)
-        opts->lesson = show;
-    if (opts->format != FORMAT_TABLE && opts->mode != MODE_BENCH &&
-        !(opts->format == FORMAT_JSON && (opts->mode == MODE_CHECK || opts->mode == MODE_EXERCISES ||
-                                          opts->mode == MODE_CEILINGS || opts->mode == MODE_INSIDE))) {
-        error_set(e, "--format applies to --bench (and json to --check, --exercises, --ceilings and --inside); "
-                     "the other modes print text");
-        return -1;
-    }
+        opts->lesson = p.show;
     if (check_inside(opts, e) < 0 || check_plot(opts, e) < 0 || check_clblast(opts, e) < 0 || check_devices(opts, e) < 0)
         return -1;
-    if (opts->host_code && opts->mode != MODE_SHOW) {
-        error_set(e, "--host-code goes with --show N (it prints the host code of lesson N's launch)");
+    if (check_rules(option_rules_late, sizeof option_rules_late / sizeof option_rules_late[0], opts, e) < 0)
         return -1;
-    }
-    if (opts->host_code && opts->nsizes > 1) {
-        error_set(e, "--host-code writes the launch at one size: give --size one size");
-        return -1;
-    }
-    if (opts->mode == MODE_TUNE && opts->lesson < 0) {
-        error_set(e, "--tune needs one lesson: --lesson N");
-        return -1;
-    }
-    if (opts->mode == MODE_TUNE && opts->nparams > 0) {
-        error_set(e, "--param cannot be combined with --tune, which tries every allowed value");
-        return -1;
-    }
-    if (opts->mode == MODE_TUNE && opts->nsizes > 1) {
-        error_set(e, "--tune searches at one size; give --size one size");
-        return -1;
-    }
-    if (opts->lesson == LESSON_ALL && opts->mode != MODE_BENCH) {
-        error_set(e, "--lesson all needs --bench (one lesson at a time otherwise)");
-        return -1;
-    }
-    if (opts->demo_s > 0 && opts->mode != MODE_TUTOR) {
-        error_set(e, "--demo is a way to run the interactive tutor: it cannot be combined with other modes");
-        return -1;
-    }
-    if (opts->mode == MODE_TUTOR && opts->nsizes > 1) {
-        error_set(e, "the tutor shows one size at a time: give --size one size");
-        return -1;
-    }
     if (opts->nsizes == 0) {
         opts->sizes[0] = (struct gemm_size){ 1024, 1024, 1024 };
         opts->nsizes = 1;
