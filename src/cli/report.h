@@ -57,9 +57,12 @@ struct report_reference {
    printed as they come, so a long run shows progress. With the device's ceilings known,
    each row carries its share of the measured FP32 peak and, where the lesson declares its
    loads, its intensity, the no-cache model's bound and its share of that bound. */
+struct report_sink;
+
 struct report {
     FILE *out;
     enum report_format format;
+    const struct report_sink *sink;     /* the format's functions (reportint.h) */
     const struct device_info *device;
     int rows;                   /* printed so far, over all sizes */
     struct run_result best;     /* the fastest lesson of the current size, of FP32 precision */
