@@ -6,7 +6,15 @@
 #   expect NAME STATUS PATTERN COMMAND...
 #                                runs COMMAND; wants exit STATUS and PATTERN (an extended
 #                                regex) in its stdout or stderr ($tmp/out, $tmp/err)
+#   usage_error NAME PATTERN ARGS...
+#                                the program with ARGS: exit status 2 and exactly one
+#                                "clmm-tutor:" line matching PATTERN on stderr, nothing on
+#                                stdout
+#   json_has FILE EXPR           FILE parses as JSON and the Python expression EXPR holds
+#                                of it, d (true without python3)
 #   finish NAME                  prints the counts; the script's status
+#   finish_or_skip NAME          the same, and exit status 77 when no check passed (the
+#                                script's parts all skipped)
 
 top_builddir=${top_builddir:-$top_srcdir}
 tutor="$top_builddir/src/clmm-tutor"
@@ -47,4 +55,31 @@ expect() {
 finish() {
     echo "$1: $passed passed, $failed failed"
     [ "$failed" -eq 0 ]
+}
+
+# A usage error is exactly one message line plus the hint, on stderr, and exit status 2.
+usage_error() {
+    name=$1 pattern=$2
+    shift 2
+    expect "$name" 2 "$pattern" "$tutor" "$@"
+    if [ "$(grep -c '^clmm-tutor: ' "$tmp/err")" -ne 1 ] || [ -s "$tmp/out" ]; then
+        echo "    wanted one 'clmm-tutor:' line on stderr and nothing on stdout" >>"$tmp/err"
+        passed=$((passed - 1))
+        not_ok "$name (one line)"
+    fi
+}
+
+# json_has FILE EXPR: FILE parses as JSON and the Python expression EXPR holds of it, d.
+json_has() {
+    command -v python3 >/dev/null 2>&1 || return 0
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
+}
+
+finish_or_skip() {
+    echo "$1: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ] || exit 1
+    [ "$passed" -gt 0 ] || exit 77
+    exit 0
 }
