@@ -246,47 +246,61 @@ static int key_then(struct reader *r, const char *value)
     return 0;
 }
 
-/* The launch a then-* line describes (the last then line's), or NULL, said, when there is none
-   or the line was given for it already (given). */
-static struct lesson_launch *further_launch(struct reader *r, const char *key, bool given)
+/* The launch a then-* line describes: the last then line's; NULL, said, when no then line
+   came before it. */
+static struct lesson_launch *further_launch(struct reader *r, const char *key)
 {
-    struct lesson_launch *k = &r->l->launch[r->l->nlaunches - 1];
-    char what[160];
-
     if (r->l->nlaunches == 1) {
         reader_bad(r, "%s comes before any then line: it describes the launch that the then line above it starts", key);
         return NULL;
     }
-    if (!given)
-        return k;
+    return &r->l->launch[r->l->nlaunches - 1];
+}
+
+/* A then-* line given a second time for launch k. */
+static int given_twice(struct reader *r, const char *key, const struct lesson_launch *k)
+{
+    char what[160];
+
     snprintf(what, sizeof what, "\"%s\" is given twice for the launch of line %d (then: %.60s)", key, k->line,
              k->entry);
-    reader_bad(r, "%s", what);
-    return NULL;
+    return reader_bad(r, "%s", what);
 }
 
 static int key_then_args(struct reader *r, const char *value)
 {
-    struct lesson_launch *k = further_launch(r, "then-args", r->l->launch[r->l->nlaunches - 1].nargs > 0);
-    return k ? reader_args(r, value, k) : -1;
+    struct lesson_launch *k = further_launch(r, "then-args");
+
+    if (!k)
+        return -1;
+    return k->nargs ? given_twice(r, "then-args", k) : reader_args(r, value, k);
 }
 
 static int key_then_global(struct reader *r, const char *value)
 {
-    struct lesson_launch *k = further_launch(r, "then-global", r->l->launch[r->l->nlaunches - 1].dims > 0);
-    return k ? reader_dims(r, value, k->global, &k->dims) : -1;
+    struct lesson_launch *k = further_launch(r, "then-global");
+
+    if (!k)
+        return -1;
+    return k->dims ? given_twice(r, "then-global", k) : reader_dims(r, value, k->global, &k->dims);
 }
 
 static int key_then_local(struct reader *r, const char *value)
 {
-    struct lesson_launch *k = further_launch(r, "then-local", r->l->launch[r->l->nlaunches - 1].local_dims > 0);
-    return k ? reader_dims(r, value, k->local, &k->local_dims) : -1;
+    struct lesson_launch *k = further_launch(r, "then-local");
+
+    if (!k)
+        return -1;
+    return k->local_dims ? given_twice(r, "then-local", k) : reader_dims(r, value, k->local, &k->local_dims);
 }
 
 static int key_then_when(struct reader *r, const char *value)
 {
-    struct lesson_launch *k = further_launch(r, "then-when", r->l->launch[r->l->nlaunches - 1].when != NULL);
-    return k ? reader_one(r, value, &k->when) : -1;
+    struct lesson_launch *k = further_launch(r, "then-when");
+
+    if (!k)
+        return -1;
+    return k->when ? given_twice(r, "then-when", k) : reader_one(r, value, &k->when);
 }
 
 /* The keys of a lesson file's header (lessons/FORMAT): its name, whether it may be given
